@@ -1,0 +1,15 @@
+"""Helpers for the PyTorch ⇄ Apache MXNet Gluon side-by-side tutorials.
+
+One job per module:
+
+- :mod:`sidebyside.envreport` — versions, build features and known-bad combinations;
+- :mod:`sidebyside.devices`   — a device for each framework, with a plain reason;
+- :mod:`sidebyside.seeding`   — one call seeds Python, numpy, torch and mxnet;
+- :mod:`sidebyside.data`      — the MNIST family for both frameworks from one place on disk;
+- :mod:`sidebyside.compare`   — numeric comparison of tensors from either framework.
+
+Nothing heavy is imported here, so ``import sidebyside.envreport`` works (and explains the
+fix) even when ``import mxnet`` itself is broken.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,326 @@
+"""The MNIST family for both frameworks, from one place on disk.
+
+Layout: ``<root>/<Folder>/raw/`` holds each of the four IDX files twice — decompressed (what
+``torchvision.datasets.<Folder>`` reads) and gzipped (what ``gluon.data.vision.<Folder>``
+reads). ``<root>`` is the ``root`` argument, else ``$SIDEBYSIDE_DATA``, else
+``~/.cache/sidebyside/data``.
+
+Where the files come from, in this order:
+
+1. already there (checked against the original release's checksums);
+2. a folder of IDX files (gzipped or not): the ``source`` argument, else ``$SIDEBYSIDE_IDX_DIR``,
+   else, for Fashion-MNIST, ``/usr/share/datasets/fashion-mnist`` (Debian's package
+   ``dataset-fashion-mnist``);
+3. torchvision's own download (``download=True``) into ``<root>``.
+
+Which dataset: the ``name`` argument, else ``$SIDEBYSIDE_DATASET``, else ``"mnist"``.
+No synthetic fallback: when nothing works, :class:`DatasetUnavailable` names both ways out.
+
+How Gluon reads the files: Gluon's classes check the SHA-1 of each *gzipped* file and
+re-download on a mismatch. When the SHA-1s match (torchvision's MNIST download: the original
+LeCun files), Gluon's stock class reads them as they are — one download serves both. When
+they don't (Debian recompressed the Fashion-MNIST archives: same bytes inside, different gzip
+wrapper), :mod:`sidebyside._gluon_local` subclasses Gluon's class, checks the *decompressed*
+bytes against the original release's MD5s instead, and leaves all reading to Gluon's own code.
+"""
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ENV_DATASET = "SIDEBYSIDE_DATASET"
+ENV_ROOT = "SIDEBYSIDE_DATA"
+ENV_IDX_DIR = "SIDEBYSIDE_IDX_DIR"
+DEFAULT_DATASET = "mnist"
+DEBIAN_FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")
+
+FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+         "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    folder: str                  # torchvision's and Gluon's class name; torchvision's folder
+    raw_md5: dict[str, str]      # MD5 of each *decompressed* file of the original release
+    default_source: Path | None  # a folder a system package installs, if any
+    classes: tuple[str, ...]
+
+
+SPECS = {
+    "mnist": Spec(
+        "mnist", "MNIST",
+        {"train-images-idx3-ubyte": "6bbc9ace898e44ae57da46a324031adb",
+         "train-labels-idx1-ubyte": "a25bea736e30d166cdddb491f175f624",
+         "t10k-images-idx3-ubyte": "2646ac647ad5339dbf082846283269ea",
+         "t10k-labels-idx1-ubyte": "27ae3e4e09519cfbb04c329615203637"},
+        None,
+        tuple(str(d) for d in range(10))),
+    "fashion-mnist": Spec(
+        "fashion-mnist", "FashionMNIST",
+        {"train-images-idx3-ubyte": "f4a8712d7a061bf5bd6d2ca38dc4d50a",
+         "train-labels-idx1-ubyte": "9018921c3c673c538a1fc5bad174d6f9",
+         "t10k-images-idx3-ubyte": "8181f5470baa50b63fa0f6fddb340f0a",
+         "t10k-labels-idx1-ubyte": "15d484375f8d13e6eb1aabb0c3f46965"},
+        DEBIAN_FASHION_MNIST,
+        ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+         "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot")),
+}
+
+
+class DatasetUnavailable(RuntimeError):
+    """No copy of the dataset can be had: not on disk, no source folder, download failed."""
+
+
+class DataIntegrityError(RuntimeError):
+    """A file is there but is not the original release's file."""
+
+
+def dataset_name(name: str | None = None) -> str:
+    """The dataset to use: ``name``, else ``$SIDEBYSIDE_DATASET``, else ``"mnist"``."""
+    chosen = name if name is not None else os.environ.get(ENV_DATASET) or DEFAULT_DATASET
+    key = str(chosen).strip().lower().replace("_", "-")
+    if key not in SPECS:
+        origin = "argument" if name is not None else f"${ENV_DATASET}"
+        raise ValueError(f"unknown dataset {chosen!r} (from the {origin}); choose one of {sorted(SPECS)}")
+    return key
+
+
+def data_root(root: str | os.PathLike | None = None) -> Path:
+    """Where datasets live: ``root``, else ``$SIDEBYSIDE_DATA``, else ``~/.cache/sidebyside/data``."""
+    if root is None:
+        root = os.environ.get(ENV_ROOT) or Path.home() / ".cache" / "sidebyside" / "data"
+    return Path(root).expanduser().resolve()
+
+
+def raw_dir(name: str | None = None, root: str | os.PathLike | None = None) -> Path:
+    return data_root(root) / SPECS[dataset_name(name)].folder / "raw"
+
+
+def _md5(data: bytes) -> str:
+    return hashlib.md5(data).hexdigest()
+
+
+def sha1_file(path: str | os.PathLike) -> str:
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def read_idx_bytes(path: str | os.PathLike) -> bytes:
+    """The decompressed bytes of an IDX file, gzipped or not."""
+    path = Path(path)
+    data = path.read_bytes()
+    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+
+
+def check_original(spec: Spec, fname: str, data: bytes, where: str | os.PathLike) -> None:
+    """Raise DataIntegrityError unless ``data`` is the original release's ``fname``."""
+    got, want = _md5(data), spec.raw_md5[fname]
+    if got != want:
+        raise DataIntegrityError(
+            f"{where} is not the original {spec.folder} file {fname!r}: its decompressed MD5 is "
+            f"{got}, the original release's is {want}. Delete it (or fix the source folder) "
+            "and run again.")
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def _complete(raw: Path) -> bool:
+    return all((raw / f).is_file() and (raw / f"{f}.gz").is_file() for f in FILES)
+
+
+def _verify_raw(spec: Spec, raw: Path) -> None:
+    for f in FILES:
+        check_original(spec, f, (raw / f).read_bytes(), raw / f)
+
+
+def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
+    """Copy the four IDX files from ``src`` into ``raw``: decompressed and gzipped."""
+    if not src.is_dir():
+        raise DatasetUnavailable(f"source folder {src} for {spec.folder} does not exist")
+    found = {}
+    for f in FILES:
+        for cand in (src / f"{f}.gz", src / f):
+            if cand.is_file():
+                found[f] = cand
+                break
+    missing = [f for f in FILES if f not in found]
+    if missing:
+        raise DatasetUnavailable(
+            f"source folder {src} lacks {', '.join(missing)} (gzipped or not) of {spec.folder}")
+    raw.mkdir(parents=True, exist_ok=True)
+    for f, cand in found.items():
+        data = read_idx_bytes(cand)
+        check_original(spec, f, data, cand)
+        _write_atomic(raw / f, data)
+        if cand.suffix == ".gz":  # keep the archive as it is: Gluon's SHA-1 may then match
+            shutil.copyfile(cand, raw / f"{f}.gz")
+        else:
+            _write_atomic(raw / f"{f}.gz", gzip.compress(data, mtime=0))
+
+
+def _ways_out(spec: Spec, root: Path) -> str:
+    return (
+        "Two ways out:\n"
+        f"  1. go online and run again: torchvision downloads {spec.folder} into {root}, "
+        "and Gluon reads the same files;\n"
+        "  2. work offline: install Debian's package `dataset-fashion-mnist` "
+        f"(apt-get install dataset-fashion-mnist) and set {ENV_DATASET}=fashion-mnist, "
+        f"or put the four IDX files of {spec.folder} in a folder and point {ENV_IDX_DIR} "
+        "(or the `source` argument) at it.")
+
+
+def prepare(name: str | None = None, root: str | os.PathLike | None = None,
+            source: str | os.PathLike | None = None) -> Path:
+    """Make sure ``<root>/<Folder>/raw`` holds the verified files; return that folder."""
+    spec = SPECS[dataset_name(name)]
+    root = data_root(root)
+    raw = root / spec.folder / "raw"
+    if source is None and os.environ.get(ENV_IDX_DIR):
+        source = os.environ[ENV_IDX_DIR]
+    if source is not None:  # an explicit folder always wins, and is always checked
+        _import_folder(spec, Path(source).expanduser(), raw)
+        return raw
+    if _complete(raw):
+        _verify_raw(spec, raw)
+        return raw
+    if spec.default_source is not None and spec.default_source.is_dir():
+        _import_folder(spec, spec.default_source, raw)
+        return raw
+    import torchvision
+
+    cls = getattr(torchvision.datasets, spec.folder)
+    try:
+        for train in (True, False):
+            cls(str(root), train=train, download=True)
+    except Exception as exc:  # noqa: BLE001 - every download failure ends the same way
+        raise DatasetUnavailable(
+            f"{spec.folder} is not in {raw} and torchvision could not download it "
+            f"({type(exc).__name__}: {' '.join(str(exc).split())[:300]}).\n"
+            + _ways_out(spec, root)) from exc
+    _verify_raw(spec, raw)
+    return raw
+
+
+def _torch_cls(spec: Spec):
+    import torchvision
+
+    return getattr(torchvision.datasets, spec.folder)
+
+
+def torch_dataset(name: str | None = None, root: str | os.PathLike | None = None, train: bool = True,
+                  transform=None, source: str | os.PathLike | None = None):
+    """torchvision's own dataset class over the shared files (``download=False``)."""
+    spec = SPECS[dataset_name(name)]
+    prepare(spec.name, root, source)
+    return _torch_cls(spec)(str(data_root(root)), train=train, transform=transform, download=False)
+
+
+def gluon_expected_sha1(gluon_cls, train: bool) -> dict[str, str]:
+    """The gzipped file names and SHA-1s that Gluon's class expects for one split.
+
+    Read from Gluon itself: its classes set them in ``__init__`` before loading.
+    """
+    class _Probe(gluon_cls):
+        def _get_data(self):  # skip loading, keep the attributes
+            pass
+
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = _Probe(root=tmp, train=train)
+    pairs = (probe._train_data, probe._train_label) if train else (probe._test_data, probe._test_label)
+    return dict(pairs)
+
+
+@dataclass(frozen=True)
+class GluonRoute:
+    """How Gluon reads the files, in words a notebook can print."""
+
+    stock: bool
+    detail: str
+
+    def __str__(self) -> str:
+        return self.detail
+
+
+def _gluon_route(spec: Spec, raw: Path, train: bool) -> GluonRoute:
+    from mxnet.gluon.data import vision
+
+    expected = gluon_expected_sha1(getattr(vision, spec.folder), train)
+    mismatched = [f for f, sha in expected.items() if sha1_file(raw / f) != sha]
+    if not mismatched:
+        return GluonRoute(True, f"gluon.data.vision.{spec.folder} as shipped: the gzipped files "
+                                "have the SHA-1s Gluon expects")
+    return GluonRoute(False, (
+        f"sidebyside's subclass of gluon.data.vision.{spec.folder}: {', '.join(mismatched)} "
+        "differ from Gluon's SHA-1s, so the decompressed bytes are checked against the original "
+        "release's MD5s instead; Gluon's own code reads them"))
+
+
+def _gluon(spec: Spec, raw: Path, train: bool, route: GluonRoute):
+    if route.stock:
+        from mxnet.gluon.data import vision
+
+        return getattr(vision, spec.folder)(root=str(raw), train=train)
+    from . import _gluon_local
+
+    return getattr(_gluon_local, f"Verified{spec.folder}")(root=str(raw), train=train)
+
+
+def gluon_route(name: str | None = None, root: str | os.PathLike | None = None,
+                train: bool = True, source: str | os.PathLike | None = None) -> GluonRoute:
+    """Whether Gluon's stock class accepts the files, or the content-verified subclass is used."""
+    spec = SPECS[dataset_name(name)]
+    return _gluon_route(spec, prepare(spec.name, root, source), train)
+
+
+def gluon_dataset(name: str | None = None, root: str | os.PathLike | None = None, train: bool = True,
+                  source: str | os.PathLike | None = None):
+    """Gluon's dataset class over the same files (see the module docstring for the route)."""
+    spec = SPECS[dataset_name(name)]
+    raw = prepare(spec.name, root, source)
+    return _gluon(spec, raw, train, _gluon_route(spec, raw, train))
+
+
+@dataclass(frozen=True)
+class Pair:
+    """The same split of one dataset, as each framework's own dataset object."""
+
+    name: str
+    train: bool
+    raw_dir: Path
+    torch: Any
+    gluon: Any
+    gluon_route: GluonRoute
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return SPECS[self.name].classes
+
+    def __len__(self) -> int:
+        return len(self.torch)
+
+
+def load(name: str | None = None, root: str | os.PathLike | None = None, train: bool = True,
+         source: str | os.PathLike | None = None) -> Pair:
+    """Both frameworks' datasets over one copy of the files; no transforms applied."""
+    spec = SPECS[dataset_name(name)]
+    raw = prepare(spec.name, root, source)
+    route = _gluon_route(spec, raw, train)
+    return Pair(spec.name, train, raw,
+                torch=_torch_cls(spec)(str(data_root(root)), train=train, download=False),
+                gluon=_gluon(spec, raw, train, route),
+                gluon_route=route)

@@ -1,0 +1,155 @@
+import gzip
+import os
+import shutil
+
+import numpy as np
+import pytest
+
+from conftest import debian_fashion_mnist
+from sidebyside import data
+
+
+# --- choosing the dataset and the root -------------------------------------------------------------
+
+def test_default_dataset_is_mnist(isolated_data_env):
+    assert data.dataset_name() == "mnist"
+
+
+def test_dataset_from_env_and_argument(isolated_data_env, monkeypatch):
+    monkeypatch.setenv("SIDEBYSIDE_DATASET", "Fashion_MNIST")
+    assert data.dataset_name() == "fashion-mnist"
+    assert data.dataset_name("mnist") == "mnist"  # the argument wins
+
+
+def test_unknown_dataset_names_the_choices(isolated_data_env, monkeypatch):
+    with pytest.raises(ValueError, match=r"unknown dataset 'cifar10' \(from the argument\).*fashion-mnist"):
+        data.dataset_name("cifar10")
+    monkeypatch.setenv("SIDEBYSIDE_DATASET", "kmnist")
+    with pytest.raises(ValueError, match=r"\$SIDEBYSIDE_DATASET"):
+        data.dataset_name()
+
+
+def test_root_from_argument_env_and_default(isolated_data_env, monkeypatch, tmp_path):
+    assert data.data_root() == (data.Path.home() / ".cache" / "sidebyside" / "data").resolve()
+    monkeypatch.setenv("SIDEBYSIDE_DATA", str(tmp_path / "env"))
+    assert data.data_root() == tmp_path / "env"
+    assert data.data_root(tmp_path / "arg") == tmp_path / "arg"
+    assert data.raw_dir("fashion-mnist", tmp_path) == tmp_path / "FashionMNIST" / "raw"
+
+
+# --- no data: a clear error naming both ways out ------------------------------------------------
+
+def test_offline_without_files_names_both_ways_out(isolated_data_env, no_downloads):
+    with pytest.raises(data.DatasetUnavailable) as err:
+        data.prepare("mnist", root=isolated_data_env)
+    msg = str(err.value)
+    assert "torchvision could not download it" in msg
+    assert "go online" in msg
+    assert "apt-get install dataset-fashion-mnist" in msg
+    assert "SIDEBYSIDE_DATASET=fashion-mnist" in msg and "SIDEBYSIDE_IDX_DIR" in msg
+
+
+def test_fashion_without_debian_package_or_network(isolated_data_env, no_downloads, monkeypatch):
+    spec = data.SPECS["fashion-mnist"]
+    monkeypatch.setitem(data.SPECS, "fashion-mnist",
+                        data.Spec(spec.name, spec.folder, spec.raw_md5, isolated_data_env / "absent",
+                                  spec.classes))
+    with pytest.raises(data.DatasetUnavailable, match="Two ways out"):
+        data.load("fashion-mnist", root=isolated_data_env)
+
+
+def test_missing_source_folder(isolated_data_env):
+    with pytest.raises(data.DatasetUnavailable, match="does not exist"):
+        data.prepare("mnist", root=isolated_data_env, source=isolated_data_env / "nowhere")
+
+
+def test_source_folder_lacking_files(isolated_data_env):
+    src = isolated_data_env / "src"
+    src.mkdir()
+    (src / "train-images-idx3-ubyte.gz").write_bytes(gzip.compress(b"x"))
+    with pytest.raises(data.DatasetUnavailable, match="lacks train-labels-idx1-ubyte, t10k-images"):
+        data.prepare("mnist", root=isolated_data_env, source=src)
+
+
+def test_source_folder_with_wrong_files(isolated_data_env, monkeypatch):
+    src = isolated_data_env / "src"
+    src.mkdir()
+    for f in data.FILES:  # right names, wrong bytes (an IDX header and zeros)
+        (src / f).write_bytes(b"\x00\x00\x08\x01" + bytes(12))
+    monkeypatch.setenv("SIDEBYSIDE_IDX_DIR", str(src))
+    with pytest.raises(data.DataIntegrityError, match="is not the original MNIST file 'train-images-idx3-ubyte'"):
+        data.prepare("mnist", root=isolated_data_env)
+
+
+def test_gluon_expected_sha1_is_read_from_gluon():
+    from mxnet.gluon.data import vision
+
+    assert data.gluon_expected_sha1(vision.MNIST, train=True) == {
+        "train-images-idx3-ubyte.gz": "6c95f4b05d2bf285e1bfb0e7960c31bd3b3f8a7d",
+        "train-labels-idx1-ubyte.gz": "2a80914081dc54586dbdf242f9805a6b8d2a15fc"}
+    assert set(data.gluon_expected_sha1(vision.FashionMNIST, train=False)) == {
+        "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz"}
+
+
+# --- the real data: the same sample in both frameworks ------------------------------------------
+
+def assert_same_samples(pair, indices):
+    assert len(pair.torch) == len(pair.gluon)
+    for i in indices:
+        pt_img, pt_label = pair.torch[i]
+        mx_img, mx_label = pair.gluon[i]
+        assert mx_img.shape == (28, 28, 1) and mx_img.dtype == np.uint8
+        np.testing.assert_array_equal(np.asarray(pt_img), mx_img.asnumpy()[:, :, 0], err_msg=f"image {i}")
+        assert int(pt_label) == int(mx_label), f"label {i}"
+
+
+@pytest.mark.parametrize("train, n", [(True, 60000), (False, 10000)])
+def test_selected_dataset_gives_the_same_sample_in_both(train, n):
+    """On the dataset selected by $SIDEBYSIDE_DATASET (MNIST by default: needs the internet once)."""
+    pair = data.load(train=train)
+    assert len(pair) == n
+    assert_same_samples(pair, [0, 1, 2, n // 2, n - 1])
+    if pair.name == "mnist":  # torchvision's download is exactly the files Gluon expects
+        assert pair.gluon_route.stock, pair.gluon_route
+
+
+def test_debian_fashion_mnist_in_both_frameworks(tmp_path):
+    src = debian_fashion_mnist()
+    pair = data.load("fashion-mnist", root=tmp_path, train=False, source=src)
+    assert not pair.gluon_route.stock  # Debian recompressed the archives: Gluon's SHA-1s differ
+    assert "Verified" in type(pair.gluon).__name__
+    assert_same_samples(pair, [0, 4999, 9999])
+    labels = np.array([int(pair.gluon[i][1]) for i in range(len(pair.gluon))])
+    assert np.bincount(labels).tolist() == [1000] * 10  # the test split is balanced
+    assert pair.classes[int(pair.torch[0][1])] == "Ankle boot"
+
+
+def test_uncompressed_source_folder(tmp_path):
+    src = tmp_path / "idx"
+    src.mkdir()
+    for f in data.FILES:  # decompress Debian's files: torchvision-style raw files only
+        with gzip.open(debian_fashion_mnist() / f"{f}.gz") as fin, open(src / f, "wb") as fout:
+            shutil.copyfileobj(fin, fout)
+    root = tmp_path / "root"
+    pair = data.load("fashion-mnist", root=root, train=True, source=src)
+    assert sorted(os.listdir(pair.raw_dir)) == sorted(list(data.FILES) + [f"{f}.gz" for f in data.FILES])
+    assert_same_samples(pair, [0, 59999])
+
+
+def test_tampered_file_on_disk_is_caught(tmp_path):
+    root = tmp_path / "root"
+    raw = data.prepare("fashion-mnist", root=root, source=debian_fashion_mnist())
+    blob = bytearray((raw / "t10k-labels-idx1-ubyte").read_bytes())
+    blob[100] = (blob[100] + 1) % 10
+    (raw / "t10k-labels-idx1-ubyte").write_bytes(bytes(blob))
+    with pytest.raises(data.DataIntegrityError, match="t10k-labels-idx1-ubyte"):
+        data.load("fashion-mnist", root=root, train=False)
+
+
+def test_gluon_subclass_checks_content_itself(tmp_path):
+    from sidebyside import _gluon_local
+
+    raw = data.prepare("fashion-mnist", root=tmp_path, source=debian_fashion_mnist())
+    (raw / "t10k-images-idx3-ubyte.gz").write_bytes(gzip.compress(b"\x00\x00\x08\x03" + bytes(12)))
+    with pytest.raises(data.DataIntegrityError, match="t10k-images-idx3-ubyte"):
+        _gluon_local.VerifiedFashionMNIST(root=str(raw), train=False)
