@@ -28,7 +28,8 @@ from mxnet import np as mnp
 
 from sidebyside import compare, devices, envreport
 
-print(f"Python {platform.python_version()} · torch {torch.__version__} · mxnet {mx.__version__}")
+print(f"Python {platform.python_version()} · torch {torch.__version__}"
+      f" · mxnet {mx.__version__}")
 
 # %% [markdown]
 # ## 1. Installing each framework
@@ -41,11 +42,14 @@ print(f"Python {platform.python_version()} · torch {torch.__version__} · mxnet
 # | Hopper (H100/H200, sm_90) and newer GPUs | supported by current wheels | **not supported**: the `mxnet-cu117` wheels carry kernels for sm_50–sm_86 and no PTX; NVIDIA's NGC MXNet container is the route there |
 # | last release | active | 1.9.1 (May 2022); retired to the Apache Attic in 2023 |
 #
-# The seed articles still say `conda install pytorch-cpu -c pytorch` and `pip install
-# mxnet-cuda92`. Looked up with `pip index versions` on 2026-11-30: `pytorch-cpu` and
-# `mxnet-cuda92` do not exist on PyPI; `mxnet-cu92` exists but stops at 1.7.0, and PyTorch's
-# own conda channel stopped publishing new releases after 2.5 (use conda-forge). Those
-# look-ups need the internet, so they are not cells here. What *this* environment is, is:
+# The seed articles still say `conda install pytorch-cpu -c pytorch`, `pip install
+# mxnet-cu102` and `pip install mxnet-cuda92`. Looked up with `pip index versions` on
+# 2026-11-30: `mxnet-cu117`, `-cu112`, `-cu110`, `-cu102` and `-cu101` all have 1.9.1;
+# `mxnet-cu92` exists but stops at 1.7.0; `mxnet-cuda92` and `pytorch-cpu` do not exist on
+# PyPI. PyTorch's own `pytorch` conda channel received its last release with 2.5
+# ([pytorch/pytorch#138506](https://github.com/pytorch/pytorch/issues/138506)); conda users
+# install from conda-forge. Those look-ups need the internet, so they are not cells here.
+# What *this* environment is, is:
 
 # %%
 mx_features = mx.runtime.Features()
@@ -54,8 +58,9 @@ mx_features = mx.runtime.Features()
 
 # %%
 assert mx.__version__ == "1.9.1"
-assert not mx_features.is_enabled("CUDA"), "requirements.txt installs the CPU-only `mxnet` wheel"
-assert mx_features.is_enabled("DIST_KVSTORE"), "the pip wheel can train distributed (later notebook)"
+# requirements.txt installs the CPU-only `mxnet` wheel, which has the distributed kvstore
+assert not mx_features.is_enabled("CUDA")
+assert mx_features.is_enabled("DIST_KVSTORE")
 
 # %% [markdown]
 # ## 2. Why the pins
@@ -79,11 +84,12 @@ assert numpy.__version__ == "1.23.5"
 
 # %%
 pb2_source = inspect.getsource(summary_pb2)
-{"direct FieldDescriptor(...) calls": pb2_source.count("_descriptor.FieldDescriptor("),
+n_direct = pb2_source.count("_descriptor.FieldDescriptor(")
+{"direct FieldDescriptor(...) calls": n_direct,
  "uses _internal_create_key": "_internal_create_key" in pb2_source}
 
 # %%
-assert pb2_source.count("_descriptor.FieldDescriptor(") > 0
+assert n_direct > 0
 assert "_internal_create_key" not in pb2_source
 
 # %% [markdown]
@@ -119,7 +125,9 @@ devs = devices.pick()
 # %%
 pt_probe = torch.arange(6.0, device=devs.torch.device).reshape(2, 3)
 mx_probe = mx.nd.arange(6, ctx=devs.mxnet.device).reshape((2, 3))
-compare.assert_same(pt_probe @ pt_probe.T, mx.nd.dot(mx_probe, mx_probe.T))
+pt_gram, mx_gram = pt_probe @ pt_probe.T, mx.nd.dot(mx_probe, mx_probe.T)
+{"max |torch - mxnet|": compare.assert_same(pt_gram, mx_gram),
+ "result": pt_gram.tolist()}
 
 # %% [markdown]
 # ## 4. The first side-by-side array
@@ -181,7 +189,9 @@ mnp.ones(5, 3)
 
 # %%
 errors = {}
-for label, make in [("nd.ones(5, 3)", lambda: nd.ones(5, 3)), ("mx.np.ones(5, 3)", lambda: mnp.ones(5, 3))]:
+attempts = {"nd.ones(5, 3)": lambda: nd.ones(5, 3),
+            "mx.np.ones(5, 3)": lambda: mnp.ones(5, 3)}
+for label, make in attempts.items():
     try:
         make()
     except Exception as exc:  # noqa: BLE001
@@ -189,7 +199,8 @@ for label, make in [("nd.ones(5, 3)", lambda: nd.ones(5, 3)), ("mx.np.ones(5, 3)
 errors
 
 # %%
-assert errors["nd.ones(5, 3)"] == ("MXNetError", "MXNetError: Invalid context string 3")
+assert errors["nd.ones(5, 3)"] == ("MXNetError",
+                                  "MXNetError: Invalid context string 3")
 assert errors["mx.np.ones(5, 3)"][0] == "TypeError"
 
 # %% [markdown]
@@ -197,7 +208,8 @@ assert errors["mx.np.ones(5, 3)"][0] == "TypeError"
 # subclass, MXNet's is a plain tuple.
 
 # %%
-(pt_y.shape == mx_y.shape == np_y.shape, type(pt_y.shape).__name__, type(mx_y.shape).__name__)
+(pt_y.shape == mx_y.shape == np_y.shape,
+ type(pt_y.shape).__name__, type(mx_y.shape).__name__)
 
 # %% [markdown]
 # ## Summary

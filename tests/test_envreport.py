@@ -63,6 +63,7 @@ def test_report_of_this_environment():
     assert rep.versions["mxnet"] == importlib.metadata.version("mxnet")
     assert "DIST_KVSTORE" in rep.mxnet_features
     assert isinstance(rep.torch_cuda_available, bool)
+    assert "OPENMP" in rep.torch_features
     text = str(rep)
     for name in envreport.PACKAGES:
         assert name in text

@@ -100,6 +100,7 @@ class EnvReport:
     versions: dict[str, str | None]
     mxnet_features: list[str] = field(default_factory=list)
     mxnet_gpus: int | None = None
+    torch_features: list[str] = field(default_factory=list)
     torch_cuda: str | None = None          # CUDA version torch was built with, or None
     torch_cuda_available: bool | None = None
     import_errors: dict[str, str] = field(default_factory=dict)
@@ -114,6 +115,7 @@ class EnvReport:
         rows += [(k, v or "not installed") for k, v in self.versions.items()]
         rows.append(("mxnet features", ", ".join(self.mxnet_features) or "?"))
         rows.append(("mxnet GPUs visible", "?" if self.mxnet_gpus is None else str(self.mxnet_gpus)))
+        rows.append(("torch backends", ", ".join(self.torch_features) or "?"))
         rows.append(("torch built for CUDA", self.torch_cuda or "no (CPU build)"))
         rows.append(("torch.cuda.is_available()", str(self.torch_cuda_available)))
         width = max(len(k) for k, _ in rows)
@@ -158,5 +160,8 @@ def report() -> EnvReport:
         torch = _try_import("torch", rep.import_errors)
         if torch is not None:
             rep.torch_cuda = torch.version.cuda
+            backends = {"CUDNN": torch.backends.cudnn, "MKL": torch.backends.mkl,
+                        "MKLDNN": torch.backends.mkldnn, "OPENMP": torch.backends.openmp}
+            rep.torch_features = sorted(k for k, b in backends.items() if b.is_available())
             rep.torch_cuda_available = torch.cuda.is_available()
     return rep
