@@ -14,7 +14,7 @@ all: book
 ## setup: check the interpreter, create .venv, install the pinned set and our package
 setup: $(STAMP)
 
-$(STAMP): requirements.txt pyproject.toml tools/check_python.py
+$(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	@command -v $(PYTHON) >/dev/null 2>&1 || { \
 	  echo "'$(PYTHON)' was not found. This project needs Python 3.11: install it" \
 	       "(apt-get install python3.11 python3.11-venv, pyenv install 3.11, or conda)" \
@@ -31,7 +31,7 @@ test: setup
 
 ## book: execute every notebook and build the HTML book into book/_build/html
 book: setup
-	$(BIN)/jupyter-book build book -W -n --keep-going
+	$(BIN)/jupyter-book build book --all -W -n --keep-going
 	@echo "Open book/_build/html/index.html"
 
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)

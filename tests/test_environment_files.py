@@ -39,7 +39,7 @@ def conda_env():
 
 def test_requirements_are_exact_pins():
     pins, other = requirements()
-    assert other == ["-e ."]
+    assert other == ["-c constraints.txt", "-e ."]
     loose = {k: v for k, v in pins.items() if v[0] != "=="}
     assert not loose, f"pin these exactly: {loose}"
     for must in ("mxnet", "numpy", "torch", "torchvision", "mxboard", "protobuf", "tensorboard",
@@ -52,12 +52,25 @@ def test_environment_yml_matches_requirements():
     conda, (pip_pins, pip_other) = conda_env()
     assert "python=3.11" in conda
     assert pip_pins == requirements()[0]
-    assert pip_other == ["-e ."]
+    assert pip_other == ["-c constraints.txt", "-e ."]
 
 
-def test_installed_versions_are_the_pinned_ones():
+def constraints():
+    pins, other = parse((ROOT / "constraints.txt").read_text().splitlines())
+    assert other == [], f"constraints.txt holds only exact pins, not {other}"
+    return pins
+
+
+def test_constraints_lock_the_same_pins():
+    locked = constraints()
+    assert all(op == "==" for op, _ in locked.values())
+    drift = {k: (v, locked.get(k)) for k, v in requirements()[0].items() if locked.get(k) != v}
+    assert not drift, f"requirements.txt vs constraints.txt: {drift}"
+
+
+def test_installed_versions_are_the_locked_ones():
     wrong = {}
-    for name, (_, version) in requirements()[0].items():
+    for name, (_, version) in constraints().items():
         have = importlib.metadata.version(name).split("+")[0]
         if have != version:
             wrong[name] = (version, have)
