@@ -11,9 +11,10 @@
 #   `torch.ones(5, 3)` against MXNet's `nd.ones((5, 3))`, checked equal.
 #
 # Every claim below is a cell that runs. Cells whose output depends on your machine (versions,
-# devices) are marked so the tests ignore their output; the `assert`s still run.
+# devices) are tagged `nbval-ignore-output` so the tests do not compare their output; the
+# `assert`s after them still run.
 
-# %%
+# %% tags=["nbval-ignore-output"]
 import inspect
 import platform
 import re
@@ -51,7 +52,7 @@ print(f"Python {platform.python_version()} · torch {torch.__version__}"
 # install from conda-forge. Those look-ups need the internet, so they are not cells here.
 # What *this* environment is, is:
 
-# %%
+# %% tags=["nbval-ignore-output"]
 mx_features = mx.runtime.Features()
 {"mxnet": mx.__version__, "mxnet built with CUDA": mx_features.is_enabled("CUDA"),
  "torch": torch.__version__, "torch built for CUDA": torch.version.cuda}
