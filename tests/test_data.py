@@ -153,3 +153,11 @@ def test_gluon_subclass_checks_content_itself(tmp_path):
     (raw / "t10k-images-idx3-ubyte.gz").write_bytes(gzip.compress(b"\x00\x00\x08\x03" + bytes(12)))
     with pytest.raises(data.DataIntegrityError, match="t10k-images-idx3-ubyte"):
         _gluon_local.VerifiedFashionMNIST(root=str(raw), train=False)
+
+
+def test_missing_gzipped_copy_is_restored(tmp_path):
+    raw = data.prepare("fashion-mnist", root=tmp_path, source=debian_fashion_mnist())
+    (raw / "t10k-labels-idx1-ubyte.gz").unlink()
+    pair = data.load("fashion-mnist", root=tmp_path, train=False)
+    assert (raw / "t10k-labels-idx1-ubyte.gz").is_file()
+    assert_same_samples(pair, [0, 9999])

@@ -140,12 +140,16 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def _complete(raw: Path) -> bool:
-    return all((raw / f).is_file() and (raw / f"{f}.gz").is_file() for f in FILES)
+    return all((raw / f).is_file() for f in FILES)
 
 
 def _verify_raw(spec: Spec, raw: Path) -> None:
+    """Check the decompressed files (torchvision's); restore a missing gzipped copy (Gluon's)."""
     for f in FILES:
-        check_original(spec, f, (raw / f).read_bytes(), raw / f)
+        data = (raw / f).read_bytes()
+        check_original(spec, f, data, raw / f)
+        if not (raw / f"{f}.gz").is_file():
+            _write_atomic(raw / f"{f}.gz", gzip.compress(data, mtime=0))
 
 
 def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
@@ -184,6 +188,12 @@ def _ways_out(spec: Spec, root: Path) -> str:
         "(or the `source` argument) at it.")
 
 
+def _torch_cls(spec: Spec):
+    import torchvision
+
+    return getattr(torchvision.datasets, spec.folder)
+
+
 def prepare(name: str | None = None, root: str | os.PathLike | None = None,
             source: str | os.PathLike | None = None) -> Path:
     """Make sure ``<root>/<Folder>/raw`` holds the verified files; return that folder."""
@@ -201,12 +211,9 @@ def prepare(name: str | None = None, root: str | os.PathLike | None = None,
     if spec.default_source is not None and spec.default_source.is_dir():
         _import_folder(spec, spec.default_source, raw)
         return raw
-    import torchvision
-
-    cls = getattr(torchvision.datasets, spec.folder)
     try:
         for train in (True, False):
-            cls(str(root), train=train, download=True)
+            _torch_cls(spec)(str(root), train=train, download=True)
     except Exception as exc:  # noqa: BLE001 - every download failure ends the same way
         raise DatasetUnavailable(
             f"{spec.folder} is not in {raw} and torchvision could not download it "
@@ -214,12 +221,6 @@ def prepare(name: str | None = None, root: str | os.PathLike | None = None,
             + _ways_out(spec, root)) from exc
     _verify_raw(spec, raw)
     return raw
-
-
-def _torch_cls(spec: Spec):
-    import torchvision
-
-    return getattr(torchvision.datasets, spec.folder)
 
 
 def torch_dataset(name: str | None = None, root: str | os.PathLike | None = None, train: bool = True,
