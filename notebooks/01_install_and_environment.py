@@ -109,9 +109,11 @@ assert report.ok, report.problems
 # And this is what it says when it does find one — say, after a stray `pip install -U numpy`:
 
 # %%
-for problem in envreport.known_problems({"numpy": "1.26.4", "mxnet": "1.9.1",
-                                         "protobuf": "5.29.0", "mxboard": "0.1.0"}):
+found = envreport.known_problems({"numpy": "1.26.4", "mxnet": "1.9.1",
+                                  "protobuf": "5.29.0", "mxboard": "0.1.0"})
+for problem in found:
     print(problem)
+assert [p.fix for p in found] == ["pip install numpy==1.23.5", "pip install 'protobuf<=3.20.3'"]
 
 # %% [markdown]
 # ## 3. Devices: each framework picks its own
@@ -163,6 +165,7 @@ np_y
 # %%
 compare.assert_same(pt_y, mx_y, names=("torch", "mx.nd"))
 compare.assert_same(pt_y, np_y, names=("torch", "mx.np"))
+assert pt_y.dtype == torch.float32 and mx_y.dtype == np_y.dtype == numpy.float32
 (pt_y.dtype, mx_y.dtype, np_y.dtype)
 
 # %% [markdown]
@@ -171,7 +174,8 @@ compare.assert_same(pt_y, np_y, names=("torch", "mx.np"))
 # PyTorch takes the shape either way:
 
 # %%
-torch.equal(torch.ones(5, 3), torch.ones((5, 3)))
+assert torch.equal(torch.ones(5, 3), torch.ones((5, 3)))
+torch.ones((5, 3)).shape
 
 # %% [markdown]
 # MXNet does not. `nd.ones(5, 3)` reads the `3` as its second parameter, the *context*:
@@ -209,8 +213,10 @@ assert errors["mx.np.ones(5, 3)"][0] == "TypeError"
 # subclass, MXNet's is a plain tuple.
 
 # %%
-(pt_y.shape == mx_y.shape == np_y.shape,
- type(pt_y.shape).__name__, type(mx_y.shape).__name__)
+assert pt_y.shape == mx_y.shape == np_y.shape == (5, 3)
+assert isinstance(pt_y.shape, tuple) and type(pt_y.shape) is torch.Size
+assert type(mx_y.shape) is tuple and type(np_y.shape) is tuple
+(type(pt_y.shape).__name__, type(mx_y.shape).__name__)
 
 # %% [markdown]
 # ## Summary
