@@ -40,7 +40,7 @@ sync: setup
 
 ## notebooks: re-execute every notebook in place, storing its outputs (maintainers)
 notebooks: sync
-	$(BIN)/jupytext --sync --execute $(NOTEBOOKS)
+	$(BIN)/jupytext --set-kernel python3 --sync --execute $(NOTEBOOKS)
 
 clean:
 	rm -rf book/_build .pytest_cache

@@ -49,3 +49,10 @@ def test_max_abs_diff_needs_equal_shapes():
     assert max_abs_diff(np.zeros(3), np.array([0.0, -2.0, 1.0])) == 2.0
     with pytest.raises(ValueError, match="shape mismatch"):
         max_abs_diff(np.zeros(3), np.zeros(4))
+
+
+def test_to_numpy_keeps_the_dtype_of_numpy_scalars():
+    # NDArray.asscalar() returns a numpy scalar; it compares against a 0-d torch tensor
+    out = to_numpy(mx.nd.array([1.5]).asscalar())
+    assert out.shape == () and out.dtype == np.float32
+    assert assert_same(torch.tensor(1.5), mx.nd.array([1.5]).asscalar()) == 0.0

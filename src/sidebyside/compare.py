@@ -12,7 +12,7 @@ def to_numpy(x) -> np.ndarray:
         return x.asnumpy()
     if type(x).__module__.startswith("torch") and hasattr(x, "detach"):
         return x.detach().cpu().numpy()
-    if isinstance(x, (int, float, bool, list, tuple)):
+    if isinstance(x, (np.generic, int, float, bool, list, tuple)):  # np.generic: asscalar()
         return np.asarray(x)
     raise TypeError(f"cannot convert {type(x).__module__}.{type(x).__name__} to numpy")
 

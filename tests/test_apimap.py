@@ -1,0 +1,140 @@
+"""The executable API map: every row runs and matches, and it covers the seed's tables."""
+
+import dataclasses
+import os
+import re
+
+import pytest
+
+from conftest import ROOT
+from sidebyside import apimap
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+SEED_WITH_TABLE = "000_b8cbebcc61a76b65.txt"
+
+
+@pytest.mark.parametrize("row", apimap.ROWS, ids=[r.key for r in apimap.ROWS])
+def test_every_row_runs_and_matches(row):
+    result = apimap.check(row)
+    assert result.ok, result.summary
+    assert set(result.detail) == set(row.mxnet_code)
+
+
+def _seed_text():
+    path = SEEDS / SEED_WITH_TABLE
+    if not path.exists():
+        if os.environ.get("SIDEBYSIDE_REQUIRE_SEEDS"):
+            pytest.fail(f"{path} is missing and SIDEBYSIDE_REQUIRE_SEEDS is set")
+        pytest.skip(f"the seed articles are not beside this checkout ({SEEDS})")
+    return path.read_text(encoding="utf-8")
+
+
+def _table(text, start, end):
+    header = "功能PyTorchMXNet Gluon"
+    a = text.index(header, text.index(start)) + len(header)
+    return text[a:text.index(end, a)]
+
+
+@pytest.mark.parametrize("table,start,end", [
+    ("tensor", "Tensor / NDArray 运算对照", "GPU 与跨设备操作"),
+    ("device", "GPU 与跨设备操作", "自动微分"),
+])
+def test_map_covers_every_row_of_the_seed_table(table, start, end):
+    """Walk the seed's table: each row is a label, the PyTorch cell, then the MXNet cell.
+
+    The map's rows, in order, must consume the whole table, and what lies between them must
+    be a label (prose), never code — so no seed row can be missing or out of order.
+    """
+    text = _table(_seed_text(), start, end)
+    rows = [r for r in apimap.ROWS if r.table == table]
+    cursor, labels = 0, []
+    for r in rows:
+        at = text.find(r.seed_torch + r.seed_mxnet, cursor)
+        assert at >= 0, f"row {r.key!r}: seed cells not found after position {cursor}"
+        label = text[cursor:at]
+        assert label and not re.search(r"[()=]|\bnd\.|torch\.", label), (r.key, label)
+        labels.append(label)
+        cursor = at + len(r.seed_torch) + len(r.seed_mxnet)
+    assert text[cursor:] == "", f"seed rows after {rows[-1].key!r}: {text[cursor:]!r}"
+    assert len(labels) == len(rows) == {"tensor": 47, "device": 5}[table]
+
+
+def test_statuses_and_seed_verdicts_are_consistent():
+    for r in apimap.ROWS:
+        assert r.status in apimap.STATUSES
+        if r.status == apimap.MISSING:
+            assert r.nd is None and r.np is None
+        if apimap.verdict_kind(r) == "stale":
+            # "stale" means: the seed said Not available, and there is something now
+            assert r.seed_said_missing and r.status != apimap.MISSING, r.key
+
+
+def test_summary_counts_add_up():
+    results = apimap.check_all()
+    s = apimap.summary(results)
+    assert s["rows"] == len(apimap.ROWS) == 52
+    assert s["checked ok"] == s["rows"]
+    assert sum(s["by status"].values()) == s["rows"]
+    assert s["seed said not available"] == (s["of those, available now"]
+                                             + s["of those, a composite"]
+                                             + s["of those, still missing"])
+    assert sum(s["seed verdicts"].values()) == s["rows"]
+
+
+def test_a_wrong_equivalent_is_caught():
+    # the seed's fmod row, taken at its word with the operator that does exist
+    wrong = dataclasses.replace(apimap.row("fmod"), nd="nd.modulo(x, 0.3)", np=None)
+    result = apimap.check(wrong)
+    assert not result.ok and "FAILED" in result.detail["mx.nd"]
+    # a sampler with the wrong parametrisation (scale where the rate is meant)
+    wrong = dataclasses.replace(apimap.row("exponential_"), nd=None,
+                                np="mx.np.random.exponential(scale=4.0, size=(N,))")
+    assert not apimap.check(wrong).ok
+
+
+def test_markdown_reads_both_ways():
+    results = apimap.check_all(apimap.ROWS[:3])
+    md = apimap.to_markdown(results, rows=apimap.ROWS[:3])
+    assert md.count("\n") == 2 + 3 - 1 and "✔" in md and "`torch.acos(x)`" in md
+    assert "**acos**<br>*renamed*<br>✔ Δ≤" in md
+    assert "`mx.np` / `npx`:<br>`mx.np.arccos(x)`" in md
+    back = apimap.to_markdown(rows=apimap.ROWS[:3], direction="mxnet").splitlines()
+    assert back[0].startswith("| MXNet names") and "✔" not in "".join(back)
+    assert [ln.split("|")[1].split("<br>")[0].strip() for ln in back[2:]] == sorted(
+        r.api for r in apimap.ROWS[:3])
+    with pytest.raises(ValueError, match="direction"):
+        apimap.to_markdown(direction="gluon")
+
+
+def test_seed_table_lists_the_corrections():
+    md = apimap.seed_markdown()
+    assert "`nd.module(x, 3)`" in md and "**acos**" not in md
+    full = apimap.seed_markdown(only_notes=False)
+    assert full.count("\n") == len(apimap.ROWS) + 1
+
+
+def test_find_looks_up_either_side():
+    assert [r.key for r in apimap.find("arccos")] == ["acos"]
+    assert "acos" in [r.key for r in apimap.find("torch.acos")]
+    assert {"fmod"} <= {r.key for r in apimap.find("modulo")}
+    assert apimap.find("no_such_api") == []
+    with pytest.raises(ValueError, match="non-empty"):
+        apimap.find("  ")
+
+
+def test_row_lookup_and_bad_snippets():
+    assert apimap.row("gather").status == apimap.SEMANTICS
+    with pytest.raises(KeyError, match="rows: acos"):
+        apimap.row("gels_old")
+    with pytest.raises(ValueError, match="end with an expression"):
+        apimap.run_snippet("y = 1", {})
+    assert apimap.run_snippet("y = 2\ny * 3", {}) == 6
+    with pytest.raises(ValueError, match="side must be"):
+        apimap._namespace("jax", {})
+
+
+def test_device_pair_falls_back_to_two_cpu_contexts_without_gpus():
+    (d0, d1), (c0, c1) = apimap.device_pair()
+    assert d0.type == d1.type
+    if c0.device_type == "cpu":
+        assert (c0.device_id, c1.device_id) == (0, 1)
