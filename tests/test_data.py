@@ -11,8 +11,9 @@ from sidebyside import data
 
 # --- choosing the dataset and the root -------------------------------------------------------------
 
-def test_default_dataset_is_mnist(isolated_data_env):
-    assert data.dataset_name() == "mnist"
+def test_default_dataset_is_fashion_mnist(isolated_data_env):
+    # the notebooks' stored outputs come from Fashion-MNIST; nbval compares against them
+    assert data.dataset_name() == "fashion-mnist"
 
 
 def test_dataset_from_env_and_argument(isolated_data_env, monkeypatch):

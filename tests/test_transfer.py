@@ -46,6 +46,8 @@ def test_torch_to_gluon_gives_the_same_outputs_before_any_forward(x):
     g = _gluon_cnn()  # deferred: shapes still unknown
     pairs = transfer.torch_to_gluon(pt, g)
     assert pairs == [("0", "0"), ("1", "1"), ("4", "3")]
+    # readable before the first forward pass, and equal to the source
+    np.testing.assert_array_equal(g[0].weight.data().asnumpy(), pt[0].weight.detach().numpy())
     want = pt(torch.from_numpy(x)).detach().numpy()
     got = g(mx.nd.array(x)).asnumpy()
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -6,7 +6,12 @@ One job per module:
 - :mod:`sidebyside.devices`   — a device for each framework, with a plain reason;
 - :mod:`sidebyside.seeding`   — one call seeds Python, numpy, torch and mxnet;
 - :mod:`sidebyside.data`      — the MNIST family for both frameworks from one place on disk;
-- :mod:`sidebyside.compare`   — numeric comparison of tensors from either framework.
+- :mod:`sidebyside.compare`   — numeric comparison of tensors from either framework;
+- :mod:`sidebyside.apimap`    — the tensor API map as data, executed and compared row by row;
+- :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
+- :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
+- :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
+- :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work.
 
 Nothing heavy is imported here, so ``import sidebyside.envreport`` works (and explains the
 fix) even when ``import mxnet`` itself is broken.

@@ -198,7 +198,8 @@ def torch_to_gluon(torch_net: torch.nn.Module, gluon_net: gluon.Block,
     """Copy every parameter (and BatchNorm running statistic) from PyTorch into Gluon.
 
     Returns the ``(torch layer, gluon layer)`` pairs that were copied. The Gluon network must
-    have been ``initialize()``-d; deferred shapes are filled in from the PyTorch tensors.
+    have been ``initialize()``-d; deferred shapes are filled in from the PyTorch tensors, and
+    the copied parameters are readable (``p.data()``) at once, before any forward pass.
     """
     pairs = pair_layers(torch_net, gluon_net)
     work = [(p, list(_pairs_with_tensors(p))) for p in pairs]   # check everything first
@@ -214,6 +215,8 @@ def torch_to_gluon(torch_net: torch.nn.Module, gluon_net: gluon.Block,
                     f"Gluon parameter '{g.name}' is not initialized: call "
                     f"net.initialize() before copying weights into it") from err
             g.set_data(mx.nd.array(value, ctx=g_ctx, dtype=value.dtype))
+            if g._deferred_init:  # the shape is known now: make the value readable at once
+                g._finish_deferred_init()
     return [(p.torch_name, p.gluon_name) for p in pairs]
 
 

@@ -1,0 +1,1026 @@
+# %% [markdown]
+# # 5 · Autograd: recording, scopes, gradient semantics and lazy evaluation
+#
+# **What you will learn**
+#
+# - how each framework decides what to record — PyTorch's `requires_grad` against MXNet's
+#   `attach_grad()` + `autograd.record()` — and how the training/predicting scopes of MXNet
+#   (`record`, `pause`, `train_mode`, `predict_mode`) map onto PyTorch's `model.train()` /
+#   `model.eval()`, `torch.no_grad()` and `torch.inference_mode()`;
+# - what `.grad` holds after two `backward()` calls on each side (`grad_req='write'`, `'add'`,
+#   `'null'`, `zero_grad`), and the gradient-accumulation recipe written correctly in both;
+# - second-order gradients with `create_graph=True` (and which MXNet 1.9.1 operators cannot
+#   do them), and MXNet's lazy evaluation: timings that measure nothing, errors that surface
+#   lines later, and `MXNET_ENGINE_TYPE=NaiveEngine` to pin them down.
+#
+# Every claim is a cell that runs, followed by a cell that checks it. Cells whose output
+# depends on the machine (devices, timings) are tagged `nbval-ignore-output`; cells meant to
+# fail are tagged `raises-exception`.
+
+# %% tags=["nbval-ignore-output"]
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+import warnings
+
+import mxnet as mx
+import numpy as np
+import torch
+from mxnet import autograd, gluon, nd
+from torch.autograd import Variable
+
+from sidebyside import compare, devices, seeding, timing, transfer
+
+seeding.seed_everything(0)
+devs = devices.pick()
+tdev, mctx = devs.torch.device, devs.mxnet.device
+print(f"torch {torch.__version__} · mxnet {mx.__version__}")
+
+# %% [markdown]
+# ## 1. Recording a computation
+#
+# **PyTorch.** The seed articles still wrap tensors in `torch.autograd.Variable`. That class
+# was merged into `Tensor` in PyTorch 0.4 (2018). In torch 2.14 the name still imports, but
+# calling it just hands back a plain `torch.Tensor` — without a warning — and *every*
+# tensor passes `isinstance(t, Variable)`:
+
+# %%
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    pt_v = Variable(torch.ones(2), requires_grad=True)
+{"warnings": [str(w.message) for w in caught],
+ "type(Variable(...))": type(pt_v).__name__,
+ "isinstance(torch.zeros(1), Variable)": isinstance(torch.zeros(1), Variable)}
+
+# %%
+assert type(pt_v) is torch.Tensor and pt_v.requires_grad
+assert not caught  # not even a DeprecationWarning
+assert isinstance(torch.zeros(1), Variable)  # the class only survives as a name
+
+# %% [markdown]
+# Today a tensor is marked with `requires_grad=True`; every operation on it is recorded
+# (unless a `no_grad` scope says otherwise). `.grad` is `None` until the first `backward()`:
+
+# %%
+pt_x = torch.tensor([1.0, 2.0, 3.0], device=tdev, requires_grad=True)
+pt_grad_before = pt_x.grad
+pt_y = (pt_x ** 2).sum()
+pt_y.backward()
+pt_x.grad
+
+# %% [markdown]
+# **Gluon.** An NDArray gets a gradient buffer with `attach_grad()` (filled with zeros, not
+# `None`), and only operations run inside `autograd.record()` are recorded:
+
+# %%
+mx_x = nd.array([1.0, 2.0, 3.0], ctx=mctx)
+mx_x.attach_grad()
+mx_grad_before = mx_x.grad.asnumpy().copy()
+with autograd.record():
+    mx_y = (mx_x ** 2).sum()
+mx_y.backward()
+mx_x.grad
+
+# %% [markdown]
+# **Check**: the same gradient `2x`; before `backward()` PyTorch has `None`, MXNet zeros.
+
+# %%
+compare.assert_same(pt_x.grad, mx_x.grad, atol=0)
+assert pt_grad_before is None
+assert mx_grad_before.tolist() == [0.0, 0.0, 0.0]
+pt_x.grad.tolist()
+
+# %% [markdown]
+# ### Forgetting to record
+#
+# In MXNet, `backward()` on a result computed outside `record()` fails — there is no graph:
+
+# %% tags=["raises-exception"]
+mx_z = nd.array([1.0, 2.0, 3.0], ctx=mctx)
+mx_z.attach_grad()
+mx_loss = (mx_z * mx_z).sum()  # no autograd.record()
+mx_loss.backward()
+
+# %% [markdown]
+# PyTorch's version of the mistake is forgetting `requires_grad`:
+
+# %% tags=["raises-exception"]
+pt_z = torch.tensor([1.0, 2.0, 3.0], device=tdev)  # no requires_grad=True
+(pt_z * pt_z).sum().backward()
+
+# %% [markdown]
+# Worse is forgetting to record *part* of the forward pass. It does not fail: what ran
+# outside `record()` is a constant, and the gradient is silently wrong. For `y = 2x · x` the
+# derivative is `4x`; with the first product outside the scope MXNet returns `2x`:
+
+# %%
+mx_w = nd.array([1.0, 2.0, 3.0], ctx=mctx)
+mx_w.attach_grad()
+mx_h = 2 * mx_w  # computed before the scope: not recorded
+with autograd.record():
+    mx_out = (mx_h * mx_w).sum()
+mx_out.backward()
+mx_w.grad
+
+# %% [markdown]
+# **Check**: both failures, caught, and the silent one compared with `4x`:
+
+# %%
+def first_sentence(exc):
+    """The error's type and the first sentence of its last line."""
+    last = str(exc).strip().splitlines()[-1]
+    return type(exc).__name__, last.split(": ")[-1].split(". ")[0]
+
+
+failures = {}
+attempts = {"mxnet, no record()": mx_loss.backward,
+            "torch, no requires_grad": (pt_z * pt_z).sum().backward}
+for label, attempt in attempts.items():
+    try:
+        attempt()
+    except Exception as exc:  # noqa: BLE001
+        failures[label] = first_sentence(exc)
+failures
+
+# %%
+assert failures["mxnet, no record()"] == (
+    "MXNetError",
+    "Cannot differentiate node because it is not in a computational graph")
+assert failures["torch, no requires_grad"] == (
+    "RuntimeError",
+    "element 0 of tensors does not require grad and does not have a grad_fn")
+assert mx_w.grad.asnumpy().tolist() == [2.0, 4.0, 6.0]  # 2x: wrong
+assert (4 * mx_w).asnumpy().tolist() == [4.0, 8.0, 12.0]  # 4x: right
+
+# %% [markdown]
+# ## 2. Scopes: training or predicting, recording or not
+#
+# Two switches are at play: **recording** (is a graph being built for `backward`?) and
+# **training** (do Dropout and BatchNorm behave as in training?). MXNet keeps both in one
+# global state, set by scopes. PyTorch keeps recording in a thread-local grad mode, and
+# training as a flag *on each module*.
+#
+# The probe: a BatchNorm over 3 features of a fixed 4×3 batch, and a Dropout(0.5) over 16
+# ones. In training, BatchNorm normalises with the batch's statistics (each column then has
+# mean 0) and Dropout zeroes some entries and doubles the rest; when predicting, BatchNorm
+# uses its running statistics (fresh: mean 0, variance 1) and Dropout is the identity.
+
+# %%
+probe_x = np.arange(12, dtype=np.float32).reshape(4, 3)
+EPS = 1e-5  # the BatchNorm epsilon of both frameworks
+
+
+def behaviour(bn_out, drop_out):
+    """Which statistics BatchNorm used, and whether Dropout dropped."""
+    bn_out, drop_out = compare.to_numpy(bn_out), compare.to_numpy(drop_out)
+    if np.allclose(bn_out.mean(axis=0), 0, atol=1e-5):
+        bn = "batch stats"
+    elif np.allclose(bn_out, probe_x / np.sqrt(1 + EPS), atol=1e-5):
+        bn = "running stats"
+    else:
+        bn = "?"
+    kept = drop_out[drop_out != 0]
+    if (drop_out == 1).all():
+        drop = "identity"
+    elif len(kept) < drop_out.size and np.allclose(kept, 2.0):
+        drop = "drops, ×2"
+    else:
+        drop = "?"
+    return bn, drop
+
+
+def show(rows):
+    """Print a list of dicts as an aligned table."""
+    keys = list(rows[0])
+    width = {k: max(len(k), *(len(str(r[k])) for r in rows)) for k in keys}
+    for r in [dict(zip(keys, keys)), *rows]:
+        print("  ".join(str(r[k]).ljust(width[k]) for k in keys).rstrip())
+
+
+# %% [markdown]
+# **PyTorch**: the module's flag (`train()` / `eval()`) against the grad-mode scopes.
+
+# %%
+pt_drop = torch.nn.Dropout(0.5)
+pt_probe = torch.tensor(probe_x, device=tdev, requires_grad=True)
+grad_scopes = {"(none)": contextlib.nullcontext, "no_grad()": torch.no_grad,
+               "inference_mode()": torch.inference_mode}
+pt_rows = []
+for training in (True, False):
+    for scope_name, scope in grad_scopes.items():
+        pt_bn = torch.nn.BatchNorm1d(3).to(tdev)  # fresh running statistics
+        pt_bn.train(training), pt_drop.train(training)
+        with scope():
+            bn_out = pt_bn(pt_probe)
+            drop_out = pt_drop(torch.ones(16, device=tdev))
+        bn, drop = behaviour(bn_out, drop_out)
+        pt_rows.append({"module flag": "train()" if training else "eval()",
+                        "scope": scope_name, "records": bn_out.requires_grad,
+                        "BatchNorm uses": bn, "Dropout": drop})
+show(pt_rows)
+
+# %% [markdown]
+# **Gluon**: blocks have no flag; the scope decides. `record()` implies training unless
+# `train_mode=False`; `pause()` implies predicting unless `train_mode=True`; `train_mode()`
+# and `predict_mode()` switch training only, and leave recording as it was.
+
+# %%
+mx_bn = gluon.nn.BatchNorm(in_channels=3)
+mx_drop = gluon.nn.Dropout(0.5)
+mx_bn.initialize(ctx=mctx)
+mx_probe = nd.array(probe_x, ctx=mctx)
+
+
+@contextlib.contextmanager
+def nested(*scopes):
+    with contextlib.ExitStack() as stack:
+        for scope in scopes:
+            stack.enter_context(scope)
+        yield
+
+
+mx_scopes = {
+    "(none)": nested(),
+    "record()": nested(autograd.record()),
+    "record(train_mode=False)": nested(autograd.record(train_mode=False)),
+    "record() + pause()": nested(autograd.record(), autograd.pause()),
+    "record() + predict_mode()": nested(autograd.record(), autograd.predict_mode()),
+    "train_mode()": nested(autograd.train_mode()),
+    "predict_mode()": nested(autograd.predict_mode()),
+    "pause(train_mode=True)": nested(autograd.pause(train_mode=True)),
+}
+mx_rows = []
+for scope_name, scope in mx_scopes.items():
+    with scope:
+        state = autograd.is_recording(), autograd.is_training()
+        bn_out = mx_bn(mx_probe)
+        drop_out = mx_drop(nd.ones(16, ctx=mctx))
+    bn, drop = behaviour(bn_out, drop_out)
+    mx_rows.append({"scope": scope_name, "is_recording": state[0],
+                    "is_training": state[1], "BatchNorm uses": bn, "Dropout": drop})
+show(mx_rows)
+
+# %% [markdown]
+# **Check**: in each framework, *training* decides BatchNorm and Dropout together, and
+# recording is independent of it.
+
+# %%
+pt_table = {(r["module flag"], r["scope"]): (r["records"], r["BatchNorm uses"],
+                                              r["Dropout"]) for r in pt_rows}
+TRAIN, PREDICT = ("batch stats", "drops, ×2"), ("running stats", "identity")
+for (flag, scope), (records, *act) in pt_table.items():
+    assert tuple(act) == (TRAIN if flag == "train()" else PREDICT), (flag, scope)
+    assert records == (scope == "(none)"), (flag, scope)
+
+mx_table = {r["scope"]: (r["is_recording"], r["is_training"], r["BatchNorm uses"],
+                         r["Dropout"]) for r in mx_rows}
+for scope, (recording, training, *act) in mx_table.items():
+    assert tuple(act) == (TRAIN if training else PREDICT), scope
+assert mx_table["(none)"][:2] == (False, False)
+assert mx_table["record()"][:2] == (True, True)
+assert mx_table["record(train_mode=False)"][:2] == (True, False)
+assert mx_table["record() + pause()"][:2] == (False, False)
+assert mx_table["record() + predict_mode()"][:2] == (True, False)
+assert mx_table["train_mode()"][:2] == (False, True)
+assert mx_table["pause(train_mode=True)"][:2] == (False, True)
+
+# %% [markdown]
+# ### Running statistics: updated by the forward pass, or by `backward()`?
+#
+# The two tables agree on what the *outputs* are. They disagree on when BatchNorm's running
+# statistics move. PyTorch updates them in every forward pass of a `train()` module — under
+# `no_grad()` too. MXNet 1.9.1 updates them in the **backward** pass: a forward under
+# `train_mode()` or `record()` alone leaves them where they were.
+
+# %%
+def pt_running_mean(scope):
+    bn = torch.nn.BatchNorm1d(3).to(tdev).train()
+    with scope():
+        bn(torch.tensor(probe_x, device=tdev))
+    return bn.running_mean.cpu().numpy().round(4).tolist()
+
+
+def mx_running_mean(scope, backward=False):
+    bn = gluon.nn.BatchNorm(in_channels=3)
+    bn.initialize(ctx=mctx)
+    with scope():
+        out = bn(nd.array(probe_x, ctx=mctx))
+    if backward:
+        out.backward()
+    return bn.running_mean.data().asnumpy().round(4).tolist()
+
+
+moved = {
+    "torch train(), forward": pt_running_mean(contextlib.nullcontext),
+    "torch train(), forward in no_grad()": pt_running_mean(torch.no_grad),
+    "mxnet train_mode(), forward": mx_running_mean(autograd.train_mode),
+    "mxnet record(), forward": mx_running_mean(autograd.record),
+    "mxnet record(), forward + backward": mx_running_mean(autograd.record, True),
+}
+moved
+
+# %% [markdown]
+# **Check**: the batch's column means are 4.5, 5.5, 6.5; both momenta weigh them by 0.1
+# (Gluon's `momentum=0.9` is the weight of the *old* value, PyTorch's `momentum=0.1` that of
+# the new one).
+
+# %%
+expected = (0.1 * probe_x.mean(axis=0)).round(4).tolist()
+assert np.allclose(moved["torch train(), forward"], expected, atol=1e-6)
+assert np.allclose(moved["torch train(), forward in no_grad()"], expected, atol=1e-6)
+assert moved["mxnet train_mode(), forward"] == [0.0, 0.0, 0.0]
+assert moved["mxnet record(), forward"] == [0.0, 0.0, 0.0]
+assert np.allclose(moved["mxnet record(), forward + backward"], expected, atol=1e-6)
+expected
+
+# %% [markdown]
+# The running *variance* differs too: PyTorch folds in the unbiased batch variance
+# (divided by `n − 1`), MXNet the biased one (divided by `n`). With 4 samples of variance
+# 11.25 (biased) or 15 (unbiased), starting from 1:
+
+# %%
+pt_bn_v = torch.nn.BatchNorm1d(3).to(tdev).train()
+pt_bn_v(torch.tensor(probe_x, device=tdev))
+mx_bn_v = gluon.nn.BatchNorm(in_channels=3)
+mx_bn_v.initialize(ctx=mctx)
+with autograd.record():
+    mx_bn_v(nd.array(probe_x, ctx=mctx)).backward()
+running_var = {"torch": pt_bn_v.running_var.cpu().numpy().round(4).tolist(),
+               "mxnet": mx_bn_v.running_var.data().asnumpy().round(4).tolist()}
+running_var
+
+# %%
+assert np.allclose(running_var["torch"], 0.9 + 0.1 * probe_x.var(axis=0, ddof=1))
+assert np.allclose(running_var["mxnet"], 0.9 + 0.1 * probe_x.var(axis=0, ddof=0))
+(0.9 + 0.1 * 15, 0.9 + 0.1 * 11.25)
+
+# %% [markdown]
+# ### `no_grad()` against `inference_mode()`
+#
+# Both stop recording. `inference_mode()` goes further: its results are *inference tensors*,
+# which autograd refuses to save later. MXNet's `pause()` has no such second tier: what was
+# computed under it is an ordinary constant in a later `record()`.
+
+# %%
+pt_w = torch.ones(3, device=tdev, requires_grad=True)
+with torch.no_grad():
+    pt_feat_ng = torch.tensor(probe_x, device=tdev) * 2
+with torch.inference_mode():
+    pt_feat_im = torch.tensor(probe_x, device=tdev) * 2
+(pt_feat_ng * pt_w).sum().backward()  # fine
+{"no_grad result is inference": pt_feat_ng.is_inference(),
+ "inference_mode result is inference": pt_feat_im.is_inference()}
+
+# %% tags=["raises-exception"]
+(pt_feat_im * pt_w).sum().backward()
+
+# %%
+mx_w3 = nd.ones(3, ctx=mctx)
+mx_w3.attach_grad()
+with autograd.pause():
+    mx_feat = nd.array(probe_x, ctx=mctx) * 2
+with autograd.record():
+    mx_s = (mx_feat * mx_w3).sum()
+mx_s.backward()
+mx_w3.grad
+
+# %% [markdown]
+# **Check**: the `no_grad` and `pause` routes give the same gradient (the column sums of
+# `2·x`); the `inference_mode` route raises.
+
+# %%
+try:
+    (pt_feat_im * pt_w).sum().backward()
+    inference_error = None
+except RuntimeError as exc:
+    inference_error = first_sentence(exc)
+assert inference_error == ("RuntimeError",
+                           "Inference tensors cannot be saved for backward")
+compare.assert_same(pt_w.grad, mx_w3.grad, atol=0)
+assert pt_w.grad.tolist() == (2 * probe_x).sum(axis=0).tolist()
+inference_error
+
+# %% [markdown]
+# ### A training scope for PyTorch, in a few lines
+#
+# The seed says PyTorch has "no equivalent" of MXNet's scope overrides. True for a *scope*
+# in the core API — but the behaviour is one small context manager away, and `F.dropout(x, p,
+# training=...)` overrides per call (MXNet's per-call override is
+# `nd.Dropout(x, p, mode='always')`):
+
+# %%
+@contextlib.contextmanager
+def torch_mode(model, training):
+    """Like MXNet's train_mode()/predict_mode(), for one PyTorch model."""
+    before = {m: m.training for m in model.modules()}
+    model.train(training)
+    try:
+        yield model
+    finally:
+        for m, flag in before.items():
+            m.training = flag
+
+
+pt_bn.train()
+with torch_mode(pt_bn, False), torch.no_grad():  # ≈ autograd.pause()
+    inside = behaviour(pt_bn(pt_probe), torch.ones(16))[0]
+{"inside": inside, "after": "train()" if pt_bn.training else "eval()"}
+
+# %%
+assert inside == "running stats" and pt_bn.training
+forced = nd.Dropout(nd.ones(16, ctx=mctx), p=0.5, mode="always")  # outside any scope
+assert behaviour(mx_probe, forced)[1] == "drops, ×2"
+pt_forced = torch.nn.functional.dropout(torch.ones(16), 0.5, training=True)
+assert behaviour(mx_probe, pt_forced)[1] == "drops, ×2"
+
+# %% [markdown]
+# ### The mapping
+#
+# | MXNet Gluon | PyTorch | note |
+# |---|---|---|
+# | `x.attach_grad()` | `x.requires_grad_()` | MXNet's `.grad` starts at zeros, PyTorch's at `None` |
+# | `with autograd.record():` | nothing: recording is on by default (`torch.enable_grad()` inside a `no_grad`) | MXNet records only inside the scope |
+# | `record()` also means *training* | `model.train()` | a global scope in MXNet, a flag on each module in PyTorch |
+# | `record(train_mode=False)` | `model.eval()`, gradients still recorded | e.g. fine-tuning with frozen BatchNorm |
+# | `with autograd.pause():` | `with torch.no_grad():` | `pause()` also means *predicting*; `no_grad()` leaves the module flag alone |
+# | `with autograd.train_mode():` / `predict_mode():` | no scope in core PyTorch: `model.train()` / `model.eval()` (state, not a scope), or the small `torch_mode` above | |
+# | `nd.Dropout(x, p, mode='always')` | `F.dropout(x, p, training=True)` | per-call override |
+# | `autograd.is_recording()` / `is_training()` | `torch.is_grad_enabled()` / `module.training` | |
+# | `autograd.set_recording(b)` / `set_training(b)` | `torch.set_grad_enabled(b)` / `model.train(b)` | |
+# | no equivalent | `torch.inference_mode()` (inference tensors, cheaper than `no_grad`) | |
+# | BatchNorm running stats move in `backward()` | they move in the forward pass of a `train()` module | |
+
+# %% [markdown]
+# ## 3. What `.grad` holds after two `backward()` calls
+#
+# The same two backward passes on each side: `d/dw (w·x)` with `x = (1, 2, 3)` and then with
+# `x = (10, 20, 30)`.
+#
+# **PyTorch** adds every backward into `.grad` until you clear it; `zero_grad()` now sets
+# `.grad` to `None` (its default `set_to_none=True` since 2.0), not to zeros:
+
+# %%
+xs = [[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]]
+pt_lin = torch.nn.Linear(3, 1, bias=False).to(tdev)
+pt_opt = torch.optim.SGD(pt_lin.parameters(), lr=0.1)
+for x in xs:
+    pt_lin(torch.tensor([x], device=tdev)).sum().backward()
+pt_after_two = pt_lin.weight.grad.tolist()
+pt_opt.zero_grad()
+pt_after_zero = pt_lin.weight.grad
+pt_lin(torch.tensor([xs[0]], device=tdev)).sum().backward()
+pt_opt.zero_grad(set_to_none=False)
+{"after two backward": pt_after_two, "after zero_grad()": pt_after_zero,
+ "after zero_grad(set_to_none=False)": pt_lin.weight.grad.tolist()}
+
+# %% [markdown]
+# **Gluon** decides per parameter with `grad_req`: `'write'` (the default) overwrites, `'add'`
+# adds until `zero_grad()`, `'null'` keeps no gradient at all. `zero_grad()` lives on the
+# `Parameter` / `ParameterDict` (`net.collect_params().zero_grad()`); unlike PyTorch's
+# optimizer, the `Trainer` has none.
+
+# %%
+def mx_grad_after_two(grad_req):
+    net = gluon.nn.Dense(1, in_units=3)
+    net.initialize(ctx=mctx)
+    net.weight.grad_req = grad_req
+    for x in xs:
+        with autograd.record():
+            out = net(nd.array([x], ctx=mctx)).sum()
+        out.backward()  # the bias keeps grad_req='write', so there is a graph
+    return net
+
+
+mx_grads = {req: mx_grad_after_two(req) for req in ("write", "add")}
+mx_add_net = mx_grads["add"]
+mx_add_after_two = mx_add_net.weight.grad().asnumpy().tolist()
+mx_add_net.collect_params().zero_grad()
+{"write": mx_grads["write"].weight.grad().asnumpy().tolist(),
+ "add": mx_add_after_two,
+ "add, then zero_grad()": mx_add_net.weight.grad().asnumpy().tolist(),
+ "Trainer has zero_grad": hasattr(gluon.Trainer, "zero_grad")}
+
+# %% [markdown]
+# and `'null'` has no gradient to read:
+
+# %% tags=["raises-exception"]
+mx_grad_after_two("null").weight.grad()
+
+# %% [markdown]
+# **Check**: PyTorch and `'add'` give the sum `(11, 22, 33)`, `'write'` the last `(10, 20,
+# 30)`; the cleared gradients are `None` / zeros.
+
+# %%
+total, last = [[11.0, 22.0, 33.0]], [[10.0, 20.0, 30.0]]
+assert pt_after_two == total and pt_after_zero is None
+assert pt_lin.weight.grad.tolist() == [[0.0, 0.0, 0.0]]
+assert mx_grads["write"].weight.grad().asnumpy().tolist() == last
+assert mx_add_after_two == total
+assert mx_add_net.weight.grad().asnumpy().tolist() == [[0.0, 0.0, 0.0]]
+assert not hasattr(gluon.Trainer, "zero_grad")
+try:
+    mx_grad_after_two("null").weight.grad()
+    null_error = None
+except RuntimeError as exc:
+    null_error = str(exc)
+assert "because grad_req='null'" in null_error
+null_error
+
+# %% [markdown]
+# ## 4. Gradient accumulation over micro-batches
+#
+# One batch of 8 samples that does not fit in memory at once, split into 4 micro-batches of
+# 2; the accumulated gradient must equal the full batch's. A linear model with mean squared
+# error, the same weights on both sides (copied with `transfer.torch_to_gluon`).
+
+# %%
+rng = np.random.default_rng(0)
+X = rng.normal(size=(8, 3)).astype(np.float32)
+Y = rng.normal(size=(8, 1)).astype(np.float32)
+N_MICRO, LR = 4, 0.1
+pt_X, pt_Y = torch.tensor(X, device=tdev), torch.tensor(Y, device=tdev)
+mx_X, mx_Y = nd.array(X, ctx=mctx), nd.array(Y, ctx=mctx)
+
+
+def fresh_pair():
+    seeding.seed_everything(0)
+    pt_net = torch.nn.Linear(3, 1).to(tdev)
+    mx_net = gluon.nn.Dense(1, in_units=3)
+    mx_net.initialize(ctx=mctx)
+    transfer.torch_to_gluon(pt_net, mx_net)
+    return pt_net, mx_net
+
+
+def pt_grads(net):
+    return [p.grad.clone() for p in net.parameters()]
+
+
+def mx_grads_of(net):
+    return [p.grad().copy() for p in net.collect_params().values()]
+
+
+# %% [markdown]
+# **PyTorch**: the full-batch gradient, then the recipe — scale each micro-batch's mean loss
+# by `1/N_MICRO`, let `backward()` accumulate, step once, clear.
+
+# %%
+pt_net, mx_net = fresh_pair()
+torch.nn.functional.mse_loss(pt_net(pt_X), pt_Y).backward()
+pt_full = pt_grads(pt_net)
+pt_net.zero_grad()
+
+pt_opt = torch.optim.SGD(pt_net.parameters(), lr=LR)
+for xb, yb in zip(pt_X.chunk(N_MICRO), pt_Y.chunk(N_MICRO)):
+    loss = torch.nn.functional.mse_loss(pt_net(xb), yb) / N_MICRO
+    loss.backward()  # adds into .grad
+pt_accum = pt_grads(pt_net)
+pt_opt.step()
+pt_opt.zero_grad()
+[g.cpu().numpy().round(4).tolist() for g in pt_accum]
+
+# %% [markdown]
+# **Gluon**: switch the parameters to `grad_req='add'`, keep the loss per sample
+# (`backward()` of a vector sums it), and let `trainer.step(8)` divide by the *whole*
+# batch's size; then `zero_grad()` — `'add'` never clears by itself. (Mind the axis:
+# `torch.chunk` splits dimension 0 by default, `nd.split` axis 1.)
+
+# %%
+params = mx_net.collect_params()
+with autograd.record():
+    ((mx_net(mx_X) - mx_Y) ** 2).mean(axis=1).backward()
+mx_full = mx_grads_of(mx_net)  # summed over the 8 samples
+
+trainer = gluon.Trainer(params, "sgd", {"learning_rate": LR})
+params.setattr("grad_req", "add")
+params.zero_grad()
+mx_micro = list(zip(nd.split(mx_X, N_MICRO, axis=0),
+                    nd.split(mx_Y, N_MICRO, axis=0)))
+for xb, yb in mx_micro:
+    with autograd.record():
+        loss = ((mx_net(xb) - yb) ** 2).mean(axis=1)  # one value per sample
+    loss.backward()
+mx_accum = mx_grads_of(mx_net)
+trainer.step(batch_size=len(X))  # rescales by 1/8
+params.zero_grad()
+[g.asnumpy().round(4).tolist() for g in mx_accum]
+
+# %% [markdown]
+# **Check**: accumulated = full batch in each framework (float32 sums in another order:
+# `atol=1e-6`); Gluon's sum divided by 8 = PyTorch's mean; and the weights after the step
+# agree.
+
+# %%
+for full, acc in zip(pt_full, pt_accum):
+    compare.assert_same(full, acc, atol=1e-6, names=("torch full", "torch accum."))
+for full, acc in zip(mx_full, mx_accum):
+    compare.assert_same(full, acc, atol=1e-6, names=("mx full", "mx accum."))
+for pt_g, mx_g in zip(pt_full, mx_full):
+    compare.assert_same(pt_g, mx_g / len(X), atol=1e-6)
+weight_diff = [compare.assert_same(p, q.data(), atol=1e-6)
+               for p, q in zip(pt_net.parameters(), params.values())]
+f"largest weight difference after the step: {round(max(weight_diff), 6)}"
+
+# %% [markdown]
+# ### The recipe written wrong
+#
+# Three ways it goes wrong: PyTorch without the `1/N_MICRO` (the gradient is 4× too big),
+# Gluon with the default `grad_req='write'` (only the last micro-batch survives), and Gluon's
+# `'add'` without `zero_grad()` before the next batch (the old gradient is added again).
+
+# %%
+pt_net, mx_net = fresh_pair()
+for xb, yb in zip(pt_X.chunk(N_MICRO), pt_Y.chunk(N_MICRO)):
+    torch.nn.functional.mse_loss(pt_net(xb), yb).backward()  # no / N_MICRO
+pt_unscaled = pt_grads(pt_net)
+
+for xb, yb in mx_micro:
+    with autograd.record():  # grad_req is still 'write'
+        loss = ((mx_net(xb) - yb) ** 2).mean(axis=1)
+    loss.backward()
+mx_only_last = mx_grads_of(mx_net)
+
+params = mx_net.collect_params()
+params.setattr("grad_req", "add")
+for _ in range(2):  # two batches, no zero_grad() in between
+    for xb, yb in mx_micro:
+        with autograd.record():
+            loss = ((mx_net(xb) - yb) ** 2).mean(axis=1)
+        loss.backward()
+mx_stale = mx_grads_of(mx_net)
+{"torch, unscaled / full": (pt_unscaled[0] / pt_full[0]).cpu().numpy().round(4),
+ "gluon 'add', no zero_grad / full": (mx_stale[0] / mx_full[0]).asnumpy().round(4)}
+
+# %%
+compare.assert_same(pt_unscaled[0], N_MICRO * pt_full[0], atol=1e-5)
+# switching grad_req re-creates the gradients as zeros: 0 + two batches = 2 × full
+compare.assert_same(mx_stale[0], 2 * mx_full[0], atol=1e-5)
+params.setattr("grad_req", "write")
+with autograd.record():  # the last micro-batch alone
+    ((mx_net(mx_X[6:]) - mx_Y[6:]) ** 2).mean(axis=1).backward()
+compare.assert_same(mx_only_last[0], mx_grads_of(mx_net)[0], atol=0)
+assert compare.max_abs_diff(mx_only_last[0], mx_full[0]) > 0.1
+round(compare.max_abs_diff(mx_only_last[0], mx_full[0]), 3)
+
+# %% [markdown]
+# ## 5. Second-order gradients
+#
+# `f(x) = exp(sin x)` has `f'(x) = cos x · exp(sin x)` and
+# `f''(x) = exp(sin x) · (cos² x − sin x)`. Both frameworks differentiate the first
+# derivative again when it was computed with `create_graph=True`.
+
+# %%
+x0 = np.array([0.3, 0.6, 1.2], dtype=np.float32)
+x64 = x0.astype(np.float64)
+analytic_d1 = (np.cos(x64) * np.exp(np.sin(x64))).astype(np.float32)
+analytic_d2 = np.exp(np.sin(x64)) * (np.cos(x64) ** 2 - np.sin(x64))
+analytic_d2 = analytic_d2.astype(np.float32)
+
+# %% [markdown]
+# **PyTorch**
+
+# %%
+pt_x0 = torch.tensor(x0, device=tdev, requires_grad=True)
+pt_f = torch.exp(torch.sin(pt_x0))
+(pt_d1,) = torch.autograd.grad(pt_f.sum(), pt_x0, create_graph=True)
+(pt_d2,) = torch.autograd.grad(pt_d1.sum(), pt_x0)
+pt_d2.cpu().numpy().round(5)
+
+# %% [markdown]
+# **Gluon**: `autograd.grad(..., create_graph=True)` records the graph of the gradient
+# itself (MXNet's docs call it inside `record()`; it also works after the scope, checked
+# below); `backward()` on it then fills `x.grad` with `f''`.
+
+# %%
+mx_x0 = nd.array(x0, ctx=mctx)
+mx_x0.attach_grad()
+with autograd.record():
+    mx_f = nd.exp(nd.sin(mx_x0))
+    (mx_d1,) = autograd.grad(mx_f, [mx_x0], create_graph=True, retain_graph=True)
+mx_d1.backward()
+mx_d2 = mx_x0.grad
+mx_d2.asnumpy().round(5)
+
+# %% [markdown]
+# **Check**: both equal the analytic values (float32: `rtol=1e-5`, `atol=1e-6`).
+
+# %%
+for name, got in [("torch f'", pt_d1), ("mxnet f'", mx_d1),
+                  ("torch f''", pt_d2), ("mxnet f''", mx_d2)]:
+    want = analytic_d1 if "''" not in name else analytic_d2
+    compare.assert_same(got, want, rtol=1e-5, atol=1e-6, names=(name, "analytic"))
+with autograd.record():
+    mx_f_again = nd.exp(nd.sin(mx_x0))
+(mx_d1_after,) = autograd.grad(mx_f_again, [mx_x0], create_graph=True)  # outside
+mx_d1_after.backward()
+compare.assert_same(mx_x0.grad, analytic_d2, rtol=1e-5, atol=1e-6)
+analytic_d2.round(5).tolist()
+
+# %% [markdown]
+# ### Not every MXNet 1.9.1 operator has a second derivative
+#
+# Only operators whose backward is registered as differentiable (`FGradient`) can be
+# differentiated twice. `x ** 3` — whose second derivative is `6x` — is not one of them:
+
+# %% tags=["raises-exception"]
+mx_c = nd.array(x0, ctx=mctx)
+mx_c.attach_grad()
+with autograd.record():
+    (mx_dc,) = autograd.grad(mx_c ** 3, [mx_c], create_graph=True, retain_graph=True)
+mx_dc.backward()
+
+# %% [markdown]
+# A survey: the same `create_graph=True` test on a few common operators in both frameworks.
+# The MXNet failures name the backward operator that lacks a gradient.
+
+# %%
+SECOND_ORDER_CASES = {
+    "sin, cos, exp, log": (lambda m, x: m.log(m.exp(m.cos(m.sin(x))) + 1)),
+    "tanh, sigmoid, relu": (lambda m, x: m.relu(m.tanh(m.sigmoid(x)))),
+    "sqrt, square": (lambda m, x: m.sqrt(m.square(x) + 1)),
+    "x ** 3": (lambda m, x: x ** 3),
+    "3 * sin x": (lambda m, x: 3 * m.sin(x)),
+    "x * x": (lambda m, x: x * x),
+    "sum(sin x)": (lambda m, x: m.sum(m.sin(x))),
+    "softmax": (lambda m, x: m.softmax(x, axis=-1)),
+    "erf": (lambda m, x: m.erf(x)),
+}
+
+
+def second_order(framework, f):
+    if framework == "torch":
+        x = torch.tensor(x0, device=tdev, requires_grad=True)
+        (d1,) = torch.autograd.grad(f(torch, x).sum(), x, create_graph=True)
+        torch.autograd.grad(d1.sum(), x)
+        return "ok"
+    x = nd.array(x0, ctx=mctx)
+    x.attach_grad()
+    try:
+        with autograd.record():
+            (d1,) = autograd.grad(f(nd, x), [x], create_graph=True,
+                                  retain_graph=True)
+        d1.backward()
+        return "ok"
+    except mx.base.MXNetError as exc:
+        return re.search(r"Operator (\w+)", str(exc)).group(1) + " has no gradient"
+
+
+survey = [{"function": name, "torch": second_order("torch", f),
+           "mxnet 1.9.1": second_order("mxnet", f)}
+          for name, f in SECOND_ORDER_CASES.items()]
+show(survey)
+
+# %%
+verdict = {r["function"]: r["mxnet 1.9.1"] for r in survey}
+assert all(r["torch"] == "ok" for r in survey)
+assert [k for k, v in verdict.items() if v == "ok"] == [
+    "sin, cos, exp, log", "tanh, sigmoid, relu", "sqrt, square"]
+assert verdict["x ** 3"] == "_backward_power_scalar has no gradient"
+assert verdict["x * x"] == "_backward_broadcast_mul has no gradient"
+assert verdict["sum(sin x)"] == "_backward_sum has no gradient"
+assert verdict["3 * sin x"] == "_backward_mul_scalar has no gradient"
+
+# %% [markdown]
+# ## 6. Lazy evaluation
+#
+# An MXNet call pushes the operator to a backend engine and returns at once, before the
+# result exists; the engine's worker threads compute it meanwhile. Python only waits at a
+# *sync point*: `asnumpy()`, `asscalar()`/`item()`, `wait_to_read()`, `mx.nd.waitall()`,
+# printing — and anything built on them, such as `metric.update()`.
+#
+# ### A stopwatch that measures nothing
+#
+# A 2000×2000 matrix product, timed around the call, then again after `wait_to_read()`:
+
+# %% tags=["nbval-ignore-output"]
+big = nd.random.uniform(shape=(2000, 2000), ctx=mctx)
+big.wait_to_read()
+start = time.perf_counter()
+product = nd.dot(big, big)
+returned_after = time.perf_counter() - start
+product.wait_to_read()
+done_after = time.perf_counter() - start
+print(f"nd.dot returned after {returned_after * 1e3:8.3f} ms")
+print(f"the product existed after {done_after * 1e3:8.3f} ms")
+
+# %% [markdown]
+# The same, repeated, with `sidebyside.timing.measure` (which, unless told `sync_each=False`,
+# waits with `mx.nd.waitall()` — and `torch.cuda.synchronize()` on a GPU — before it stops
+# the clock). On the CPU, PyTorch computes before returning, so both of its numbers are
+# real; on a GPU its kernels are asynchronous too and the unsynced number would shrink.
+# Machine-dependent numbers, for reading only (and measured while other work shared the CPU):
+
+# %% tags=["nbval-ignore-output"]
+pt_big = torch.tensor(big.asnumpy(), device=tdev)
+timings = {
+    "mxnet nd.dot, not synced": timing.measure(lambda: nd.dot(big, big),
+                                               sync_each=False, repeat=3),
+    "mxnet nd.dot, synced": timing.measure(lambda: nd.dot(big, big), repeat=3),
+    "torch @, not synced": timing.measure(lambda: pt_big @ pt_big,
+                                          sync_each=False, repeat=3),
+    "torch @, synced": timing.measure(lambda: pt_big @ pt_big, repeat=3),
+}
+for label, t in timings.items():
+    print(f"{label:26} {t}")
+
+# %% [markdown]
+# **Check** what does not depend on the clock: the lazily computed product is right.
+
+# %% tags=["nbval-ignore-output"]
+host = big.asnumpy().astype(np.float64)
+diff = compare.assert_same(product.asnumpy(), (host @ host).astype(np.float32),
+                           rtol=1e-4, atol=0)
+assert all(t.synced == ("not" not in label) for label, t in timings.items())
+f"max |mxnet - float64 numpy| = {diff:.3g}"
+
+# %% [markdown]
+# ### Errors surface where you wait, not where you erred
+#
+# A *shape* error is found while the call is being set up, so it is raised at once:
+
+# %% tags=["raises-exception"]
+nd.dot(nd.ones((2, 3)), nd.ones((2, 3)))
+
+# %% [markdown]
+# An error that depends on the *values* is only found when the engine runs the kernel. Take
+# index 7 of a 5-element array with `mode='raise'`: the call returns, so does the next line
+# that uses its result (these error cells run on the CPU context, whatever device was
+# picked above: which checks a GPU kernel makes is another matter),
+
+# %%
+late = nd.take(nd.arange(5), nd.array([7]), mode="raise")
+late_doubled = late * 2
+"both lines returned"
+
+# %% [markdown]
+# and the error appears at the first sync point — here one line later, in real code perhaps
+# in a logging call at the end of the epoch:
+
+# %% tags=["raises-exception"]
+late_doubled.asnumpy()
+
+# %% [markdown]
+# PyTorch, synchronous on the CPU, raises on the offending line:
+
+# %% tags=["raises-exception"]
+torch.arange(5)[torch.tensor([7])]
+
+# %% [markdown]
+# Which errors wait? A survey of a few invalid calls: where each one is raised, if at all
+# (some out-of-range indices are clipped silently instead). And an error is reported
+# **once**: a second read of the same array returns without complaint, holding values nobody
+# computed.
+
+# %%
+def where_it_fails(make):
+    try:
+        out = make()
+    except Exception as exc:  # noqa: BLE001 - MXNetError, or IndexError for indices
+        return "at the call", type(exc).__name__
+    try:
+        out.wait_to_read()
+    except Exception as exc:  # noqa: BLE001
+        again = "silent" if out.asnumpy() is not None else "?"
+        return "at the sync point", f"{type(exc).__name__}; 2nd read {again}"
+    return "never", "no error"
+
+
+INVALID = {
+    "dot, shapes (2,3)·(2,3)": lambda: nd.dot(nd.ones((2, 3)), nd.ones((2, 3))),
+    "take index 7 of 5, mode='raise'":
+        lambda: nd.take(nd.arange(5), nd.array([7]), mode="raise"),
+    "mx.np fancy index 7 of 5":
+        lambda: mx.np.arange(5)[mx.np.array([7], dtype="int64")],
+    "gather_nd index 5 of 2":
+        lambda: nd.gather_nd(nd.ones((2, 3)), nd.array([[5], [1]])),
+    "linalg.potrf, not pos. definite":
+        lambda: nd.linalg.potrf(nd.array([[1.0, 2.0], [2.0, 1.0]])),
+    "linalg.inverse of zeros": lambda: nd.linalg.inverse(nd.zeros((2, 2))),
+    "Embedding index 7 of 3":
+        lambda: nd.Embedding(nd.array([7]), nd.ones((3, 2)),
+                             input_dim=3, output_dim=2),
+    "one_hot index 7 of 3": lambda: nd.one_hot(nd.array([7]), 3),
+}
+late_rows = [dict(zip(("invalid call", "raised", "as"),
+                      (name, *where_it_fails(make))))
+             for name, make in INVALID.items()]
+show(late_rows)
+
+# %%
+raised = {r["invalid call"]: r["raised"] for r in late_rows}
+assert raised["dot, shapes (2,3)·(2,3)"] == "at the call"
+for name in ("take index 7 of 5, mode='raise'", "mx.np fancy index 7 of 5",
+             "gather_nd index 5 of 2", "linalg.potrf, not pos. definite",
+             "linalg.inverse of zeros"):
+    assert raised[name] == "at the sync point", name
+assert raised["Embedding index 7 of 3"] == raised["one_hot index 7 of 3"] == "never"
+assert all(r["as"].endswith("2nd read silent") for r in late_rows
+           if r["raised"] == "at the sync point")
+
+# %% [markdown]
+# `metric.update()` is one of those sync points (it calls `asnumpy()`), which is why a
+# training loop's errors often point at the metric:
+
+# %%
+metric = mx.metric.Accuracy()
+bad_pred = nd.take(nd.ones((5, 2)), nd.array([7]), axis=0, mode="raise")
+try:
+    metric.update([nd.array([1])], [bad_pred])
+    metric_error = None
+except mx.base.MXNetError as exc:
+    metric_error = str(exc).strip().splitlines()[-1]
+assert "out of bound" in metric_error
+metric_error
+
+# %% [markdown]
+# ### Finding the line: `MXNET_ENGINE_TYPE=NaiveEngine`
+#
+# The naive engine runs every operator synchronously in the calling thread, so the error is
+# raised by the line that caused it. It is chosen when MXNet is imported, so it needs a fresh
+# process (or `export MXNET_ENGINE_TYPE=NaiveEngine` before starting Python or Jupyter).
+# The same six-line script, run with each engine:
+
+# %%
+SCRIPT = textwrap.dedent("""\
+    import mxnet as mx
+    data = mx.nd.arange(5)
+    picked = mx.nd.take(data, mx.nd.array([7]), mode="raise")  # line 3: the bug
+    scaled = picked * 2
+    print("line 5 reached")
+    print(scaled.asnumpy())                                    # line 6: a sync point
+""")
+
+
+def run_script(engine):
+    env = {k: v for k, v in os.environ.items() if k != "MXNET_ENGINE_TYPE"}
+    if engine:
+        env["MXNET_ENGINE_TYPE"] = engine
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "bug.py")
+        with open(path, "w") as f:
+            f.write(SCRIPT)
+        proc = subprocess.run([sys.executable, path], env=env, capture_output=True,
+                              text=True, timeout=120)
+    lines = re.findall(r'File ".*bug\.py", line (\d+)', proc.stderr)
+    return {"error at line": int(lines[-1]) if lines else None,
+            "line 5 reached": "line 5 reached" in proc.stdout,
+            "error": proc.stderr.strip().splitlines()[-1].split(": ")[-1]}
+
+
+engines = {"default (threaded)": run_script(None),
+           "NaiveEngine": run_script("NaiveEngine")}
+engines
+
+# %%
+assert engines["default (threaded)"]["error at line"] == 6
+assert engines["default (threaded)"]["line 5 reached"]
+assert engines["NaiveEngine"]["error at line"] == 3
+assert not engines["NaiveEngine"]["line 5 reached"]
+assert all(e["error"] == "take operator contains indices out of bound"
+           for e in engines.values())
+
+# %% [markdown]
+# ## Summary
+#
+# | | PyTorch | MXNet Gluon |
+# |---|---|---|
+# | mark a tensor | `torch.tensor(..., requires_grad=True)` (`Variable` is a leftover name) | `x.attach_grad()` |
+# | record | always, while grad mode is on | only inside `with autograd.record():` |
+# | `.grad` before backward | `None` | zeros |
+# | training behaviour | `model.train()` / `model.eval()`: a flag on each module | `record()` (training) / `pause()` (predicting), `train_mode()` / `predict_mode()`: global scopes |
+# | stop recording | `torch.no_grad()`, `torch.inference_mode()` | `autograd.pause()` |
+# | BatchNorm running stats | updated in the forward pass (train mode); variance unbiased | updated in `backward()`; variance biased |
+# | gradients across backward calls | added until `zero_grad()` (which sets `None`) | `grad_req='write'` overwrites; `'add'` adds until `params.zero_grad()`; `'null'` none |
+# | micro-batch accumulation | mean loss `/ n_micro`, `backward()` each, `step()`, `zero_grad()` | `grad_req='add'`, per-sample loss, `backward()` each, `trainer.step(full_batch)`, `zero_grad()` |
+# | second order | `torch.autograd.grad(..., create_graph=True)` | `autograd.grad(..., create_graph=True)`; many 1.9.1 operators (`**`, `*`, scalar `*`, `sum`, `softmax`) cannot |
+# | execution | synchronous on CPU, asynchronous on CUDA (`torch.cuda.synchronize()`) | always asynchronous: `wait_to_read()`, `asnumpy()`, `mx.nd.waitall()` |
+# | debugging late errors | `CUDA_LAUNCH_BLOCKING=1` on GPU | `MXNET_ENGINE_TYPE=NaiveEngine` |
+#
+# ### Seed claims, checked
+#
+# | seed claim | verdict | shown in |
+# |---|---|---|
+# | PyTorch records with `Variable(torch.FloatTensor(1), requires_grad=True)` | **obsolete**: `Variable` survives as a name that returns a plain `Tensor`; use `torch.tensor(..., requires_grad=True)` | §1 |
+# | MXNet records only inside `autograd.record()`; PyTorch by marking tensors | **confirmed**; and a forward pass only partly inside `record()` gives a silently wrong gradient | §1 |
+# | `record(train_mode=True)`, `pause(train_mode=False)`; `train_mode()` / `predict_mode()` switch behaviour without touching recording | **confirmed** | §2 |
+# | PyTorch has "no equivalent" of the scope overrides | **corrected**: `no_grad()` / `inference_mode()` ≈ `pause()`; `train()` / `eval()` do the same job as module state rather than a scope; `F.dropout(training=)` overrides per call; a scope is a few lines | §2 |
+# | PyTorch accumulates gradients and needs `zero_grad()`; Gluon's default `grad_req='write'` overwrites, so no clearing is needed | **confirmed**, with two additions: `zero_grad()` now sets `None`, and `grad_req='add'` does need `zero_grad()` | §3, §4 |
+# | `zero_grad` of "the PyTorch optimizer or the Gluon `Trainer`" | **corrected**: `Trainer` has no `zero_grad`; it is on `Parameter` / `ParameterDict` | §3 |
+# | MXNet is lazy: Python pushes operators and returns; sync with `asnumpy()`, `wait_to_read()`, `metric.update()` | **confirmed**, with numbers; errors surface at those sync points | §6 |
+# | batch-end sync is "not available" in PyTorch | **corrected**: not needed on the CPU (synchronous); on CUDA, `torch.cuda.synchronize()` or any `.item()` / `.cpu()` | §6 |
+
+# %% [markdown]
+# ## Exercises
+#
+# 1. Fine-tune a network that has BatchNorm with `record(train_mode=False)`. Do the running
+#    statistics move after `backward()`? Compare with PyTorch's `model.eval()` + backward.
+# 2. Add `x + x`, `nd.exp(x) + 1` and `nd.relu(x) - x` to the second-order survey. Which
+#    pass in MXNet 1.9.1? What does that mean for a loss with a weight decay term?
+# 3. Time ten `nd.dot` calls in a Python loop with and without a `wait_to_read()` inside the
+#    loop. Where does the time go when there is none?
+# 4. Start Jupyter with `MXNET_ENGINE_TYPE=NaiveEngine` and re-run the timing cells of §6.
+#    What does "returned after" show now, and how much slower is a training step?
