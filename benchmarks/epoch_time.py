@@ -23,16 +23,10 @@ from mxnet import autograd, gluon
 from mxnet.gluon.data.vision import transforms as mx_transforms
 from torchvision import transforms as pt_transforms
 
-from sidebyside import data, devices, seeding
+from sidebyside import data, devices, seeding, timing
 
 BATCH, LR = 128, 0.1
 MEAN_STD = {"mnist": (0.1307, 0.3081), "fashion-mnist": (0.286, 0.353)}
-
-
-def _sync(pt_dev):
-    mx.nd.waitall()
-    if pt_dev.type == "cuda":
-        torch.cuda.synchronize()
 
 
 def torch_epoch(loader, pt_dev) -> float:
@@ -47,7 +41,7 @@ def torch_epoch(loader, pt_dev) -> float:
         loss = loss_fn(net(X.view(-1, 784)), y)
         loss.backward()
         opt.step()
-    _sync(pt_dev)
+    timing.sync()  # all MXNet work, and CUDA's when there is a GPU
     return time.perf_counter() - tic
 
 
@@ -68,7 +62,7 @@ def gluon_epoch(batches, ctx, pt_dev) -> tuple[float, float]:
         trainer.step(X.shape[0])
         total += loss.mean()            # no .asscalar(): nothing waits
     returned = time.perf_counter() - tic
-    _sync(pt_dev)
+    timing.sync()  # all MXNet work, and CUDA's when there is a GPU
     return returned, time.perf_counter() - tic
 
 

@@ -38,7 +38,7 @@ from mxnet.gluon.data.vision import transforms as mx_transforms
 from torchvision import transforms as pt_transforms
 from tqdm import tqdm
 
-from sidebyside import compare, data, devices, plotting, seeding, transfer
+from sidebyside import compare, data, devices, plotting, seeding, timing, transfer
 
 EPOCHS = 5 if data.dataset_name() == "mnist" else 3   # the one knob (longer = better)
 BATCH_SIZE = 128
@@ -722,9 +722,7 @@ def clock(fn):
     tic = time.perf_counter()
     fn()
     returned = time.perf_counter() - tic
-    mx.nd.waitall()
-    if pt_dev.type == "cuda":
-        torch.cuda.synchronize()
+    timing.sync()   # mx.nd.waitall(), and torch.cuda.synchronize() on a GPU
     return round(returned, 2), round(time.perf_counter() - tic, 2)
 
 # %% [markdown]
