@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 PIP_VERSION := 26.3
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 
-.PHONY: all setup test book notebooks sync clean
+.PHONY: all setup test portability book notebooks sync clean
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -26,8 +26,21 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	@touch $@
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build
+## (files in parallel, one per worker: JOBS=1 runs them one after the other)
+JOBS ?= auto
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+
+## portability: the notebooks and the API map as another machine runs them: scalar
+## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and notebook 2,
+## MXNet's synchronous engine. Stored outputs must not depend on any of it.
+PORTABLE := OMP_NUM_THREADS=1 MXNET_OMP_MAX_THREADS=1 ATEN_CPU_CAPABILITY=default \
+            MKL_ENABLE_INSTRUCTIONS=SSE4_2 DNNL_MAX_CPU_ISA=SSE41 ONEDNN_MAX_CPU_ISA=SSE41 \
+            OPENBLAS_CORETYPE=Prescott
+portability: setup
+	$(PORTABLE) MXNET_ENGINE_TYPE=NaiveEngine $(BIN)/python -m pytest -n $(JOBS) \
+	  --dist loadfile tests/test_apimap.py notebooks/02_tensor_ops.ipynb
+	$(PORTABLE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 
 ## book: execute every notebook and build the HTML book into book/_build/html
 book: setup
@@ -41,6 +54,7 @@ sync: setup
 ## notebooks: re-execute every notebook in place, storing its outputs (maintainers)
 notebooks: sync
 	$(BIN)/jupytext --set-kernel python3 --sync --execute $(NOTEBOOKS)
+	$(BIN)/python tools/trim_tracebacks.py $(NOTEBOOKS)
 
 clean:
 	rm -rf book/_build .pytest_cache

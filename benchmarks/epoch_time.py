@@ -26,7 +26,6 @@ from torchvision import transforms as pt_transforms
 from sidebyside import data, devices, seeding, timing
 
 BATCH, LR = 128, 0.1
-MEAN_STD = {"mnist": (0.1307, 0.3081), "fashion-mnist": (0.286, 0.353)}
 
 
 def torch_epoch(loader, pt_dev) -> float:
@@ -79,7 +78,7 @@ def main(argv=None):
     devs = devices.pick(prefer_gpu=not args.cpu)
     pt_dev, ctx = devs.torch.device, devs.mxnet.device
     name = data.dataset_name()
-    mean, std = MEAN_STD[name]
+    mean, std = data.SPECS[name].mean, data.SPECS[name].std
     pt_set = data.torch_dataset(train=True, transform=pt_transforms.Compose(
         [pt_transforms.ToTensor(), pt_transforms.Normalize((mean,), (std,))]))
     mx_set = data.gluon_dataset(train=True).transform_first(mx_transforms.Compose(

@@ -7,8 +7,9 @@
 #   recipes no longer work;
 # - why this collection pins `mxnet==1.9.1`, `numpy==1.23.5` and `protobuf==3.20.3`, shown by
 #   the code that needs the pins;
-# - how each framework picks its device here, and the first side-by-side array: PyTorch's
-#   `torch.ones(5, 3)` against MXNet's `nd.ones((5, 3))`, checked equal.
+# - how each framework picks its device and its CPU threads here — `import mxnet` quietly
+#   halves PyTorch's — and the first side-by-side array: PyTorch's `torch.ones(5, 3)`
+#   against MXNet's `nd.ones((5, 3))`, checked equal.
 #
 # Every claim below is a cell that runs. Cells whose output depends on your machine (versions,
 # devices) are tagged `nbval-ignore-output` so the tests do not compare their output; the
@@ -16,8 +17,12 @@
 
 # %% tags=["nbval-ignore-output"]
 import inspect
+import os
 import platform
 import re
+import subprocess
+import sys
+import time
 
 import mxnet as mx
 import mxnet.numpy.utils as mx_numpy_utils
@@ -27,7 +32,7 @@ from mxboard.proto import summary_pb2
 from mxnet import nd
 from mxnet import np as mnp
 
-from sidebyside import compare, devices, envreport
+from sidebyside import compare, devices, envreport, errors, threads
 
 print(f"Python {platform.python_version()} · torch {torch.__version__}"
       f" · mxnet {mx.__version__}")
@@ -38,14 +43,15 @@ print(f"Python {platform.python_version()} · torch {torch.__version__}"
 # | | PyTorch | Apache MXNet |
 # |---|---|---|
 # | pip, CPU | `pip install torch torchvision` (on Linux the PyPI wheel is a CUDA build that also runs on CPU; CPU-only wheels come from PyTorch's own package index) | `pip install mxnet` (CPU only: oneDNN + OpenBLAS) |
-# | pip, NVIDIA GPU | the same PyPI wheel; other CUDA versions from PyTorch's index | `pip install mxnet-cu117` (also `-cu112`, `-cu110`, `-cu102`, `-cu101` for 1.9.1); needs the system's CUDA 11 and cuDNN 8 libraries |
+# | pip, NVIDIA GPU | the same PyPI wheel; other CUDA versions from PyTorch's index | `pip install mxnet-cu117` (1.9.1 also exists as `-cu116`, `-cu115`, `-cu114`, `-cu113`, `-cu112`, `-cu111`, `-cu110`, `-cu102`, `-cu101`); needs the matching CUDA runtime and cuDNN libraries on the system (CUDA 11.x and cuDNN 8 for the `cu11x` wheels) |
 # | conda | `conda install -c conda-forge pytorch torchvision` | no conda-forge build for Python 3.11: use pip inside the conda env (see `environment.yml`) |
 # | Hopper (H100/H200, sm_90) and newer GPUs | supported by current wheels | **not supported**: the `mxnet-cu117` wheels carry kernels for sm_50–sm_86 and no PTX; NVIDIA's NGC MXNet container is the route there |
 # | last release | active | 1.9.1 (May 2022); retired to the Apache Attic in 2023 |
 #
 # The seed articles still say `conda install pytorch-cpu -c pytorch`, `pip install
 # mxnet-cu102` and `pip install mxnet-cuda92`. Looked up with `pip index versions` on
-# 2026-11-30: `mxnet-cu117`, `-cu112`, `-cu110`, `-cu102` and `-cu101` all have 1.9.1;
+# 2026-11-30: `mxnet-cu101`, `-cu102`, `-cu110` and every `-cu111` … `-cu117` have 1.9.1
+# (there is no `-cu118`);
 # `mxnet-cu92` exists but stops at 1.7.0; `mxnet-cuda92` and `pytorch-cpu` do not exist on
 # PyPI. PyTorch's own `pytorch` conda channel received its last release with 2.5
 # ([pytorch/pytorch#138506](https://github.com/pytorch/pytorch/issues/138506)); conda users
@@ -116,11 +122,13 @@ for problem in found:
 assert [p.fix for p in found] == ["pip install numpy==1.23.5", "pip install 'protobuf<=3.20.3'"]
 
 # %% [markdown]
-# ## 3. Devices: each framework picks its own
+# ## 3. Devices and threads: each framework picks its own
 #
 # PyTorch uses `cuda:0` when `torch.cuda.is_available()`. MXNet gets a GPU context only if a
 # tiny kernel really runs there: on a GPU newer than sm_86 (an H100 or H200) MXNet 1.9.1 sees
 # the card but has no kernels for it, and falls back to the CPU with a one-line reason.
+# `devices.pick()`, which every notebook calls first, prints one line per framework, and a
+# third about CPU threads — the gotcha below.
 
 # %% tags=["nbval-ignore-output"]
 devs = devices.pick()
@@ -131,6 +139,72 @@ mx_probe = mx.nd.arange(6, ctx=devs.mxnet.device).reshape((2, 3))
 pt_gram, mx_gram = pt_probe @ pt_probe.T, mx.nd.dot(mx_probe, mx_probe.T)
 {"max |torch - mxnet|": compare.assert_same(pt_gram, mx_gram),
  "result": pt_gram.tolist()}
+
+# %% [markdown]
+# ### Gotcha: `import mxnet` lowers PyTorch's thread count
+#
+# Both wheels use the same OpenMP runtime (`libgomp`). When MXNet 1.9.1 loads, it decides how
+# many threads its CPU operators get — `MXNET_OMP_MAX_THREADS` if set, else `OMP_NUM_THREADS`
+# if set, else **half the CPUs** (its x86 build assumes two hyper-threads per core) — and, in
+# that last case, sets the importing thread's OpenMP count to it
+# ([`src/engine/openmp.cc`](https://github.com/apache/mxnet/blob/1.9.1/src/engine/openmp.cc)).
+# PyTorch reads its count from the same place, so it loses half its threads, whichever library
+# is imported first. A fresh Python process with neither variable set shows it:
+
+# %% tags=["nbval-ignore-output"]
+PROBE = """
+import torch
+before = torch.get_num_threads()
+import mxnet
+print(before, torch.get_num_threads())
+"""
+clean_env = {k: v for k, v in os.environ.items()
+             if k not in ("OMP_NUM_THREADS", "MXNET_OMP_MAX_THREADS")}
+probe = subprocess.run([sys.executable, "-c", PROBE], env=clean_env, capture_output=True,
+                       text=True, timeout=300, check=True)
+before, after = (int(v) for v in probe.stdout.split())
+{"CPUs": threads.available_cpus(), "torch threads before `import mxnet`": before,
+ "after": after}
+
+# %%
+assert before == threads.torch_default(clean_env) == threads.available_cpus()
+assert after == threads.mxnet_operator_threads(clean_env) == max(1, before // 2)
+
+# %% [markdown]
+# The fix is one line after the imports, `torch.set_num_threads(os.cpu_count())` — which is
+# what `devices.pick()` did above (its third line says so). MXNet's own count is fixed once
+# the library is loaded: to give its operators more threads, set `MXNET_OMP_MAX_THREADS=<n>`
+# before Python starts (or at least before `import mxnet`). In this kernel:
+
+# %% tags=["nbval-ignore-output"]
+devs.threads
+
+# %%
+assert torch.get_num_threads() == threads.torch_default()
+assert devs.threads.mxnet == threads.mxnet_operator_threads()
+
+# %% [markdown]
+# What the lost threads cost PyTorch here — a 1500×1500 matrix product, at MXNet's count
+# and at the restored one (machine-dependent numbers, for reading only; the timing notebooks
+# compare the frameworks at *equal* counts, see notebook 3 §5):
+
+# %% tags=["nbval-ignore-output"]
+square = torch.rand(1500, 1500)
+
+
+def matmul_ms(n_threads, repeat=5):
+    torch.set_num_threads(n_threads)
+    square @ square
+    tic = time.perf_counter()
+    for _ in range(repeat):
+        square @ square
+    return round((time.perf_counter() - tic) / repeat * 1e3, 1)
+
+
+matmul = {f"{n} thread(s)": matmul_ms(n)
+          for n in sorted({threads.mxnet_operator_threads(), threads.torch_default()})}
+torch.set_num_threads(threads.torch_default())
+matmul
 
 # %% [markdown]
 # ## 4. The first side-by-side array
@@ -190,23 +264,18 @@ nd.ones(5, 3)
 mnp.ones(5, 3)
 
 # %% [markdown]
-# The same two failures, caught and checked:
+# The same two failures, caught and checked. `sidebyside.errors.catch` runs a call that must
+# fail and keeps the error's type and message (without MXNet's C++ traceback banner):
 
 # %%
-errors = {}
-attempts = {"nd.ones(5, 3)": lambda: nd.ones(5, 3),
-            "mx.np.ones(5, 3)": lambda: mnp.ones(5, 3)}
-for label, make in attempts.items():
-    try:
-        make()
-    except Exception as exc:  # noqa: BLE001
-        errors[label] = (type(exc).__name__, str(exc).strip().splitlines()[-1])
-errors
+shape_errors = {"nd.ones(5, 3)": errors.catch(nd.ones, 5, 3),
+                "mx.np.ones(5, 3)": errors.catch(mnp.ones, 5, 3)}
+{label: str(failure) for label, failure in shape_errors.items()}
 
 # %%
-assert errors["nd.ones(5, 3)"] == ("MXNetError",
-                                  "MXNetError: Invalid context string 3")
-assert errors["mx.np.ones(5, 3)"][0] == "TypeError"
+assert shape_errors["nd.ones(5, 3)"].type == "MXNetError"
+assert shape_errors["nd.ones(5, 3)"].line == "Invalid context string 3"
+assert shape_errors["mx.np.ones(5, 3)"].type == "TypeError"
 
 # %% [markdown]
 # The shapes compare equal, though their types differ: PyTorch's `torch.Size` is a tuple
@@ -226,6 +295,7 @@ assert type(mx_y.shape) is tuple and type(np_y.shape) is tuple
 # | install, CPU | `pip install torch torchvision` | `pip install mxnet` |
 # | install, GPU | same wheel (CUDA build) | `pip install mxnet-cu117` (sm_50–sm_86; CUDA 11 + cuDNN 8) |
 # | build features | `torch.version.cuda`, `torch.cuda.is_available()` | `mx.runtime.Features()`, `mx.context.num_gpus()` |
+# | CPU threads | `torch.get_num_threads()`; `import mxnet` halves it: `torch.set_num_threads(n)` | half the CPUs unless `MXNET_OMP_MAX_THREADS` (or `OMP_NUM_THREADS`) is set before the import |
 # | array of ones | `torch.ones(5, 3)` or `torch.ones((5, 3))` | `nd.ones((5, 3))`, `mx.np.ones((5, 3))` — tuple only |
 # | shape | `x.shape` → `torch.Size` | `x.shape` → `tuple` |
 # | default float | `float32` | `float32` |
@@ -238,3 +308,6 @@ assert type(mx_y.shape) is tuple and type(np_y.shape) is tuple
 #    `mx.cpu(1)` mean, and what does `mx_y.context` print for it?
 # 3. `torch.ones(5, 3, dtype=torch.float64) + nd.ones((5, 3))` — what happens, and how would you
 #    convert one side so the sum works?
+# 4. Start a Python process with `MXNET_OMP_MAX_THREADS=1` and one with `OMP_NUM_THREADS=1`.
+#    What does `torch.get_num_threads()` say after `import mxnet` in each, and why do they
+#    differ? (`sidebyside/threads.py` has the rule.)

@@ -40,38 +40,24 @@ from torch.utils.data import (BatchSampler, DataLoader, RandomSampler,
                               SequentialSampler, TensorDataset)
 from torchvision import transforms as pt_transforms
 
-from sidebyside import compare, data, devices
-from sidebyside.imagefolder import write_image_folder
-from sidebyside.seeding import seed_everything
+from sidebyside import compare, data, devices, errors, imagefolder, seeding
 
-seed_everything(0)
+seeding.seed_everything(0)
 print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
       f" · mxnet {mx.__version__}")
 devs = devices.pick()
 
 # %% [markdown]
-# Two small tools used below. `ids(batches)` lists the sample indices of each batch;
-# `attempt(make)` runs a call that is meant to fail and returns the error's type and first
-# line, plus anything written to stderr meanwhile (Gluon's `DataLoader` writes something
-# when its constructor fails — see section 2).
+# One small tool used below: `ids(batches)` lists the sample indices of each batch. Calls
+# that are meant to fail go through `sidebyside.errors.catch` (notebook 1): its `.brief` is
+# the error's type and first line, its `.stderr` what was written to stderr meanwhile
+# (Gluon's `DataLoader` writes something when its constructor fails — see section 2).
 
 
 # %%
 def ids(batches, col=-1):
     """The sample ids (the last field of each batch) as lists, one per batch."""
     return [compare.to_numpy(b[col]).tolist() for b in batches]
-
-
-def attempt(make):
-    """(error type, first line of the message), and what went to stderr meanwhile."""
-    noise = io.StringIO()
-    with contextlib.redirect_stderr(noise):
-        try:
-            make()
-            error = None
-        except Exception as exc:  # noqa: BLE001
-            error = (type(exc).__name__, str(exc).strip().splitlines()[0])
-    return error, noise.getvalue()
 
 
 # %% [markdown]
@@ -126,11 +112,11 @@ assert pt_types == ["Tensor"] * 3 and mx_types == ["NDArray", "int64", "int"]
 
 # %%
 array_errors = {
-    "TensorDataset(numpy arrays)": attempt(
-        lambda: TensorDataset(images.numpy(), labels.numpy()))[0],
-    "TensorDataset(10 vs 5)": attempt(lambda: TensorDataset(images, labels[:5]))[0],
-    "ArrayDataset(10 vs 5)": attempt(
-        lambda: gluon.data.ArrayDataset(images.numpy(), labels.numpy()[:5]))[0],
+    "TensorDataset(numpy arrays)": errors.catch(
+        lambda: TensorDataset(images.numpy(), labels.numpy())).brief,
+    "TensorDataset(10 vs 5)": errors.catch(lambda: TensorDataset(images, labels[:5])).brief,
+    "ArrayDataset(10 vs 5)": errors.catch(
+        lambda: gluon.data.ArrayDataset(images.numpy(), labels.numpy()[:5])).brief,
 }
 assert array_errors["TensorDataset(numpy arrays)"] == (
     "TypeError", "'int' object is not callable")
@@ -200,7 +186,8 @@ assert mx_defaults["timeout"] == 120 and pt_defaults["timeout"] == 0
 
 # %%
 pt_unbatched = next(iter(DataLoader(pt_ds, batch_size=None)))
-mx_error, mx_noise = attempt(lambda: gluon.data.DataLoader(mx_ds))
+mx_failure = errors.catch(lambda: gluon.data.DataLoader(mx_ds))
+mx_error, mx_noise = mx_failure.brief, mx_failure.stderr
 assert pt_unbatched[0].shape == (28, 28) and int(pt_unbatched[2]) == 0
 assert mx_error == ("ValueError",
                     "batch_size must be specified unless batch_sampler is specified")
@@ -324,10 +311,10 @@ for pt_b, mx_b in zip(pt_seq, mx_seq, strict=True):
         compare.assert_same(pt_part, mx_part)
 assert [tuple(b[0].shape) for b in pt_seq] == [(3, 3), (1, 4)]
 default_errors = {
-    "torch default_collate": attempt(
-        lambda: next(iter(DataLoader(seq_ds, batch_size=3))))[0],
-    "gluon default_batchify_fn": attempt(
-        lambda: next(iter(gluon.data.DataLoader(seq_ds, batch_size=3))))[0],
+    "torch default_collate": errors.catch(
+        lambda: next(iter(DataLoader(seq_ds, batch_size=3)))).brief,
+    "gluon default_batchify_fn": errors.catch(
+        lambda: next(iter(gluon.data.DataLoader(seq_ds, batch_size=3)))).brief,
 }
 assert default_errors["torch default_collate"][0] == "RuntimeError"
 assert "stack expects each tensor to be equal size" in (
@@ -380,9 +367,9 @@ def gluon_shuffle(seed_fn):
 repeats = {"after mx.random.seed": gluon_shuffle(mx.random.seed),
            "after np.random.seed": gluon_shuffle(np.random.seed)}
 swapped = {
-    "torch SequentialSampler(10)": attempt(lambda: list(SequentialSampler(10)))[0],
-    "gluon SequentialSampler(dataset)": attempt(
-        lambda: list(gluon.data.SequentialSampler(mx_ds)))[0]}
+    "torch SequentialSampler(10)": errors.catch(lambda: list(SequentialSampler(10))).brief,
+    "gluon SequentialSampler(dataset)": errors.catch(
+        lambda: list(gluon.data.SequentialSampler(mx_ds))).brief}
 assert repeats == {"after mx.random.seed": False, "after np.random.seed": True}
 assert swapped == {
     "torch SequentialSampler(10)": (
@@ -427,14 +414,14 @@ mx_batched = ids(gluon.data.DataLoader(
 assert pt_sampled == mx_sampled == [order[0:4], order[4:8], order[8:10]]
 assert pt_batched == mx_batched == [order[0:4], order[4:8]]
 exclusive = {
-    "torch sampler+shuffle": attempt(
-        lambda: DataLoader(pt_ds, sampler=order, shuffle=True))[0],
-    "gluon sampler+shuffle": attempt(lambda: gluon.data.DataLoader(
-        mx_ds, batch_size=4, sampler=order, shuffle=True))[0],
-    "torch batch_sampler+batch_size": attempt(
-        lambda: DataLoader(pt_ds, batch_size=4, batch_sampler=[[0]]))[0],
-    "gluon batch_sampler+batch_size": attempt(lambda: gluon.data.DataLoader(
-        mx_ds, batch_size=4, batch_sampler=[[0]]))[0],
+    "torch sampler+shuffle": errors.catch(
+        lambda: DataLoader(pt_ds, sampler=order, shuffle=True)).brief,
+    "gluon sampler+shuffle": errors.catch(lambda: gluon.data.DataLoader(
+        mx_ds, batch_size=4, sampler=order, shuffle=True)).brief,
+    "torch batch_sampler+batch_size": errors.catch(
+        lambda: DataLoader(pt_ds, batch_size=4, batch_sampler=[[0]])).brief,
+    "gluon batch_sampler+batch_size": errors.catch(lambda: gluon.data.DataLoader(
+        mx_ds, batch_size=4, batch_sampler=[[0]])).brief,
 }
 assert {err[0] for err in exclusive.values()} == {"ValueError"}
 exclusive
@@ -673,7 +660,8 @@ try:
     mnist_result = f"MNIST: {len(mnist)} test samples"
 except data.DatasetUnavailable as exc:
     mnist = None
-    mnist_result = f"DatasetUnavailable: {str(exc).splitlines()[0][:160]}…"
+    message = str(exc).splitlines()[0].replace(str(data.data_root()), "$SIDEBYSIDE_DATA")
+    mnist_result = f"DatasetUnavailable: {message[:160]}…"
 mnist_result
 
 # %%
@@ -688,7 +676,7 @@ mnist is None or mnist.classes == tuple(str(d) for d in range(10))
 
 # %%
 cifar_dir = tempfile.TemporaryDirectory()
-pt_cifar = {n: attempt(lambda n=n: pt_vision[n](cifar_dir.name))[0]
+pt_cifar = {n: errors.catch(lambda n=n: pt_vision[n](cifar_dir.name)).brief
             for n in ("CIFAR10", "CIFAR100")}
 pt_cifar
 
@@ -706,7 +694,7 @@ def gluon_cifar(name):
     os.environ["MXNET_GLUON_REPO"] = "http://127.0.0.1:9/"
     try:
         with contextlib.redirect_stdout(log):
-            error = attempt(lambda: mx_vision[name](root=cifar_dir.name))[0]
+            error = errors.catch(lambda: mx_vision[name](root=cifar_dir.name)).brief
     finally:
         if old is None:
             del os.environ["MXNET_GLUON_REPO"]
@@ -765,7 +753,7 @@ cifar_dir.cleanup()
 # %%
 folder_names = [c.replace("/", "-") for c in pair.classes]
 image_root = tempfile.TemporaryDirectory()
-tree = write_image_folder(pair.torch, Path(image_root.name) / "images", folder_names,
+tree = imagefolder.write_image_folder(pair.torch, Path(image_root.name) / "images", folder_names,
                           per_class=3)
 print(len(tree), "PNG files in", len(folder_names), "folders, e.g.",
       tree.images[0].path.relative_to(tree.root))
@@ -870,7 +858,7 @@ plt.show()
 
 # %%
 (tree.root / "Accessories").mkdir()
-empty_error = attempt(lambda: torchvision.datasets.ImageFolder(tree.root))[0]
+empty_error = errors.catch(lambda: torchvision.datasets.ImageFolder(tree.root)).brief
 pt_allow = torchvision.datasets.ImageFolder(tree.root, allow_empty=True)
 mx_shifted = gluon.data.vision.ImageFolderDataset(str(tree.root))
 assert empty_error[0] == "FileNotFoundError"

@@ -1,26 +1,25 @@
 # %% [markdown]
-# # 6 · Blocks: Block, HybridBlock and SymbolBlock next to nn.Module
+# # 6 · Blocks, parameters and layer defaults: `gluon.Block` next to `nn.Module`
 #
 # **What you will learn**
 #
 # - how a custom `gluon.Block` maps onto an `nn.Module`, how Gluon 1.x names, collects and
-#   initialises parameters, and how its *default* initialisers differ from PyTorch's;
-# - which layer defaults change the numbers when you port a network: BatchNorm momentum
-#   (and when Gluon updates its running statistics), `Dense(flatten=True)`, channel layout,
-#   and the argument names of convolution and pooling layers;
-# - what `hybridize()` does and what stops it, next to `torch.jit` and `torch.compile`;
-#   and how `export()`, `SymbolBlock` and `get_internals()` compare with `torch.export`
-#   and torchvision's feature extractor.
+#   saves parameters — and when `save_parameters()` keys match `state_dict()` keys;
+# - how each side initialises a network and one layer, and how Gluon's *default*
+#   initialisers differ from PyTorch's;
+# - which layer defaults change the numbers when you port a network: BatchNorm momentum and
+#   variance, `Dense(flatten=True)`, channel layout, and the argument names of convolution
+#   and pooling layers.
 #
 # Each network is built on both sides, PyTorch's weights are copied into Gluon with
 # `sidebyside.transfer`, and a check cell compares the numbers. The seed articles' claims
 # about blocks are tested on the way; the verdicts are collected in the summary.
+# `HybridBlock`, `hybridize()`, `export()` and `SymbolBlock` are
+# [notebook 7](07_hybridize_export.ipynb).
 
 # %% tags=["nbval-ignore-output"]
 import inspect
-import json
 import os
-import shutil
 import tempfile
 import warnings
 
@@ -28,14 +27,11 @@ import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import torch
-import torch._dynamo
 import torchvision
 from mxnet import autograd, gluon
 from torch import nn
-from torchvision.models.feature_extraction import (create_feature_extractor,
-                                                   get_graph_node_names)
 
-from sidebyside import compare, devices, seeding, timing, transfer
+from sidebyside import compare, devices, errors, seeding, transfer
 
 print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
       f" · mxnet {mx.__version__}")
@@ -106,8 +102,9 @@ mx_net
 
 # %% [markdown]
 # `Linear.weight` and `Dense.weight` are both stored `(out, in)`: the copy needs no
-# transpose. `transfer.torch_to_gluon` pairs the layers in registration order, refuses
-# anything that does not match, and gives Gluon the shapes it has not inferred yet.
+# transpose. `transfer.torch_to_gluon` pairs the layers by their attribute names (`hidden`,
+# `out` on both sides), refuses anything that does not match in kind, shape or dtype, and
+# gives Gluon the shapes it has not inferred yet.
 # Calling either network is the same `y = net(x)`:
 
 # %%
@@ -169,7 +166,8 @@ second, no_scope = GluonMLP(16, 3), GluonMLPNoScope(16, 3)
 # the parent's prefix. MXNet 2.0 removed `name_scope()` and the prefixes altogether
 # ([apache/mxnet#20473](https://github.com/apache/mxnet/pull/20473), the 2.0 migration
 # guide). And 1.x already uses *structural* names where it matters most:
-# `save_parameters()` writes the same keys as PyTorch's `state_dict()`.
+# `save_parameters()` keys each parameter by its path of attribute names — here the same
+# keys as PyTorch's `state_dict()`.
 
 # %%
 with tempfile.TemporaryDirectory() as tmp:
@@ -188,6 +186,53 @@ assert list(second.collect_params())[0] == "gluonmlp1_dense0_weight"
 assert len(list(no_scope.collect_params())) == 4  # all found, but no "gluonmlpnoscope0_"
 assert not any(k.startswith(no_scope.prefix) for k in no_scope.collect_params())
 assert saved_keys == sorted(pt_net.state_dict())
+
+# %% [markdown]
+# ### When the saved keys do *not* match
+#
+# They match here because both classes name their layers the same (`hidden`, `out`). They
+# do not match in general. The most common case is the one from notebook 3: a `Sequential`
+# MLP, where PyTorch's `ReLU` is a layer of its own and takes a position, and Gluon's
+# activation is an argument of `Dense`:
+#
+# **PyTorch**
+
+# %%
+pt_seq = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3)).to(pt_dev)
+list(pt_seq.state_dict())
+
+# %% [markdown]
+# **Gluon**
+
+# %%
+mx_seq = gluon.nn.Sequential()
+mx_seq.add(gluon.nn.Dense(16, activation="relu"), gluon.nn.Dense(3))
+mx_seq.initialize(ctx=mx_ctx)
+mx_seq(to_mx(x6))
+with tempfile.TemporaryDirectory() as tmp:
+    mx_seq.save_parameters(os.path.join(tmp, "seq.params"))
+    seq_params = mx.nd.load(os.path.join(tmp, "seq.params"))
+list(seq_params)
+
+# %% [markdown]
+# So a Gluon checkpoint cannot be fed to `load_state_dict` as it is — not even after
+# turning its arrays into tensors:
+
+# %% tags=["raises-exception"]
+pt_seq.load_state_dict({k: torch.from_numpy(v.asnumpy()) for k, v in seq_params.items()})
+
+# %%
+key_error = errors.catch(pt_seq.load_state_dict,
+                         {k: torch.from_numpy(v.asnumpy()) for k, v in seq_params.items()})
+assert list(seq_params) == ["0.weight", "0.bias", "1.weight", "1.bias"]
+assert list(pt_seq.state_dict()) == ["0.weight", "0.bias", "2.weight", "2.bias"]
+assert key_error.type == "RuntimeError"
+assert 'Missing key(s) in state_dict: "2.weight", "2.bias"' in key_error.message
+assert 'Unexpected key(s) in state_dict: "1.weight", "1.bias"' in key_error.message
+# pairing the layers (as sidebyside.transfer does) copies them correctly
+assert transfer.gluon_to_torch(mx_seq, pt_seq) == [("0", "0"), ("2", "1")]
+compare.assert_same(pt_seq(to_pt(x6)), mx_seq(to_mx(x6)), atol=1e-6)
+"keys differ (0/1 against 0/2); pairing the layers copies them"
 
 # %% [markdown]
 # ## 2. Parameters and initialisers
@@ -252,7 +297,7 @@ pt_net.apply(xavier_init)
 # **Gluon** (`force_reinit=True` because `mx_net` is initialised already; without it
 # Gluon warns and keeps the old values):
 
-# %%
+# %% tags=["nbval-ignore-output"]
 mx_net.initialize(mx.init.Xavier(), force_reinit=True)
 {name: round(float(p.data().abs().max().asscalar()), 3)
  for name, p in mx_net.collect_params().items()}
@@ -260,14 +305,19 @@ mx_net.initialize(mx.init.Xavier(), force_reinit=True)
 # %% [markdown]
 # **Check**: `mx.init.Xavier()` (uniform, `factor_type="avg"`, `magnitude=3`) has the
 # same bound as `xavier_uniform_`, `√(6 / (fan_in + fan_out))`; biases are zero on both
-# sides.
+# sides. Staying inside that bound proves little — the defaults (below) stay inside it
+# too — so the check also asks for weights *beyond* each default's range (PyTorch's
+# `1/√fan_in`, Gluon's 0.07), which only the Xavier draw can produce (for these layer
+# sizes, the chance that no Xavier weight lands there is below 1e-10):
 
 # %%
 for pt_layer, mx_layer in [(pt_net.hidden, mx_net.hidden), (pt_net.out, mx_net.out)]:
     fan_out, fan_in = pt_layer.weight.shape
     bound = np.sqrt(6 / (fan_in + fan_out))
-    assert np.abs(compare.to_numpy(pt_layer.weight)).max() <= bound
-    assert np.abs(mx_layer.weight.data().asnumpy()).max() <= bound
+    pt_w, mx_w = compare.to_numpy(pt_layer.weight), mx_layer.weight.data().asnumpy()
+    assert np.abs(pt_w).max() <= bound and np.abs(mx_w).max() <= bound
+    assert np.abs(pt_w).max() > 1 / np.sqrt(fan_in)     # beyond PyTorch's default range
+    assert np.abs(mx_w).max() > max(0.07, 1 / np.sqrt(fan_in))  # beyond Gluon's too
     assert not compare.to_numpy(pt_layer.bias).any()
     assert not mx_layer.bias.data().asnumpy().any()
 assert list(inspect.signature(gluon.Block.initialize).parameters) == [
@@ -278,7 +328,7 @@ assert list(inspect.signature(gluon.Block.initialize).parameters) == [
 #
 # **PyTorch**: call the initialiser on the tensor after building the layer.
 
-# %%
+# %% tags=["nbval-ignore-output"]
 pt_layer = nn.Linear(400, 100)
 nn.init.normal_(pt_layer.weight, mean=0.0, std=0.01)
 round(pt_layer.weight.detach().std().item(), 4)
@@ -287,7 +337,7 @@ round(pt_layer.weight.detach().std().item(), 4)
 # **Gluon**: give the layer its initialiser; it wins over the one passed to
 # `initialize()`. `mx.init.Normal(sigma)` takes the standard deviation.
 
-# %%
+# %% tags=["nbval-ignore-output"]
 mx_layer = gluon.nn.Dense(100, in_units=400, weight_initializer=mx.init.Normal(0.01))
 mx_layer.initialize(mx.init.Xavier(), ctx=mx_ctx)
 round(float(mx_layer.weight.data().asnumpy().std()), 4)
@@ -319,7 +369,7 @@ assert [w.category for w in caught] == [FutureWarning]
 #
 # **PyTorch**
 
-# %%
+# %% tags=["nbval-ignore-output"]
 def extent(w):
     return round(float(np.abs(compare.to_numpy(w)).max()), 4)
 
@@ -332,7 +382,7 @@ pt_default = {fan_in: nn.Linear(fan_in, 256) for fan_in in (64, 784)}
 # %% [markdown]
 # **Gluon**
 
-# %%
+# %% tags=["nbval-ignore-output"]
 mx_default = {fan_in: gluon.nn.Dense(256, in_units=fan_in) for fan_in in (64, 784)}
 for layer in mx_default.values():
     layer.initialize(ctx=mx_ctx)
@@ -410,18 +460,10 @@ mx_lazy(to_mx(x6))
  "Gluon": (type(mx_lazy).__name__, mx_lazy.weight.shape)}
 
 # %%
-def error_name(touch):
-    try:
-        touch()
-    except Exception as exc:  # noqa: BLE001
-        return type(exc).__name__
-    return None
-
-
 fresh_mx = gluon.nn.Dense(16)
 fresh_mx.initialize(ctx=mx_ctx)
-assert error_name(lambda: nn.LazyLinear(16).weight.shape) == "RuntimeError"
-assert error_name(fresh_mx.weight.data) == "DeferredInitializationError"
+assert errors.catch(lambda: nn.LazyLinear(16).weight.shape).type == "RuntimeError"
+assert errors.catch(fresh_mx.weight.data).type == "DeferredInitializationError"
 assert type(pt_lazy) is nn.Linear and tuple(pt_lazy.weight.shape) == (16, 6)
 assert mx_lazy.weight.shape == (16, 6)
 
@@ -465,19 +507,19 @@ mx_bn, mx_bn_literal
 # %% [markdown]
 # Training mode in PyTorch is `train()`; Gluon's is `autograd.record()`:
 
-# %%
+# %% tags=["nbval-ignore-output"]
 pt_bn.train()
 for batch in bn_batches:
     pt_out = pt_bn(to_pt(batch))
 {"running_mean": compare.to_numpy(pt_bn.running_mean).round(4),
  "running_var": compare.to_numpy(pt_bn.running_var).round(4)}
 
-# %%
+# %% tags=["nbval-ignore-output"]
 def train_steps(bn, batches):
     for batch in batches:
         with autograd.record():
             out = bn(to_mx(batch, mx.cpu()))
-        out.backward()           # see the next subsection for why this matters
+        out.backward()           # MXNet moves the running statistics here: notebook 5 §2
     return out
 
 
@@ -495,7 +537,7 @@ train_steps(mx_bn_literal, bn_batches)
 # differs by 1 %. Both normalise the batch itself with the biased variance, so the
 # training-mode outputs agree. **Check**, against the formulas computed in numpy:
 
-# %%
+# %% tags=["nbval-ignore-output"]
 n = bn_batches[0].size // 3
 expect_mean, expect_var_n, expect_var_n1 = np.zeros(3), np.ones(3), np.ones(3)
 for batch in bn_batches:
@@ -512,40 +554,6 @@ assert compare.max_abs_diff(mx_bn_literal.running_mean.data(), expect_mean) > 0.
 compare.assert_same(pt_out, mx_out, atol=1e-5)     # training-mode outputs agree
 ratio = compare.to_numpy(pt_bn.running_var) / mx_bn.running_var.data().asnumpy()
 ratio.round(4)
-
-# %% [markdown]
-# ### When Gluon updates the running statistics
-#
-# PyTorch updates them in the forward pass of a module in `train()` mode, even under
-# `no_grad()`. MXNet 1.x's CPU operator writes them in BatchNorm's *backward* pass
-# (a design from [apache/mxnet#853](https://github.com/apache/mxnet/pull/853)): a
-# training-mode forward without `backward()` — say, to re-estimate the statistics on new
-# data — leaves them untouched.
-#
-# **PyTorch**
-
-# %%
-pt_probe = nn.BatchNorm2d(3).to(pt_dev).train()
-with torch.no_grad():
-    pt_probe(to_pt(bn_batches[0]))
-compare.to_numpy(pt_probe.running_mean).round(4)
-
-# %% [markdown]
-# **Gluon**
-
-# %%
-mx_probe = gluon.nn.BatchNorm()
-mx_probe.initialize(ctx=mx.cpu())
-with autograd.record():
-    probe_out = mx_probe(to_mx(bn_batches[0], mx.cpu()))
-after_forward = mx_probe.running_mean.data().asnumpy()
-probe_out.backward()
-after_backward = mx_probe.running_mean.data().asnumpy()
-{"after forward": after_forward.round(4), "after backward": after_backward.round(4)}
-
-# %%
-assert not after_forward.any()
-diff = compare.assert_same(pt_probe.running_mean, after_backward, atol=1e-5)
 
 # %% [markdown]
 # ### `Dense(flatten=True)` on 3-D input
@@ -638,12 +646,12 @@ f"conv + max pool: max |Δ| = {diff:.1e} (tolerance 1e-5)"
 # %%
 floor_shapes = (tuple(nn.MaxPool2d(3, 2)(pt_conv(to_pt(x_img))).shape),
                 gluon.nn.MaxPool2D(3, 2)(mx_conv(to_mx(x_img))).shape)
-outcomes = {"torch MaxPool2d()": error_name(nn.MaxPool2d),
+outcomes = {"torch MaxPool2d()": errors.catch(nn.MaxPool2d).type,
             "gluon MaxPool2D()": gluon.nn.MaxPool2D()(to_mx(x_img)).shape,
-            "torch MaxPool2d(3, strides=2)": error_name(
-                lambda: nn.MaxPool2d(3, strides=2)),
-            "gluon MaxPool2D(3, stride=2)": error_name(
-                lambda: gluon.nn.MaxPool2D(3, stride=2)),
+            "torch MaxPool2d(3, strides=2)": errors.catch(
+                lambda: nn.MaxPool2d(3, strides=2)).type,
+            "gluon MaxPool2D(3, stride=2)": errors.catch(
+                lambda: gluon.nn.MaxPool2D(3, stride=2)).type,
             "ceil_mode=False (default)": floor_shapes}
 assert tuple(pt_feat.shape) == mx_feat.shape == (2, 8, 3, 3)
 assert floor_shapes == ((2, 8, 2, 2), (2, 8, 2, 2))
@@ -705,425 +713,25 @@ assert refused is not None and "layout='NHWC'" in refused
 f"channels_last vs NCHW conv: max |Δ| = {diff:.1e} (tolerance 1e-5)"
 
 # %% [markdown]
-# ## 4. HybridBlock: `hybridize()` and what stops it
-#
-# A `HybridBlock` writes `hybrid_forward(self, F, x, ...)`: `F` is `mx.nd` when it runs
-# imperatively and `mx.sym` once `hybridize()`d, when the first call traces a graph
-# that MXNet caches and runs from then on. `static_alloc=True` keeps its memory between
-# calls, `static_shape=True` also assumes the input shapes do not change. The seed is
-# right that the built-in layers are hybrid blocks; `Sequential` is not
-# (`HybridSequential` is).
-#
-# **PyTorch**: a larger MLP, eager.
-
-# %%
-pt_mlp = nn.Sequential(nn.Linear(784, 256), nn.ReLU(),
-                       nn.Linear(256, 256), nn.ReLU(),
-                       nn.Linear(256, 10)).to(pt_dev).eval()
-x_batch = rng.normal(size=(64, 784)).astype(np.float32)
-tuple(pt_mlp(to_pt(x_batch)).shape)
-
-# %% [markdown]
-# **Gluon**: the same, hybridised.
-
-# %%
-mx_mlp = gluon.nn.HybridSequential()
-with mx_mlp.name_scope():
-    mx_mlp.add(gluon.nn.Dense(256, activation="relu"),
-               gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))
-mx_mlp.initialize(ctx=mx_ctx)
-transfer.torch_to_gluon(pt_mlp, mx_mlp)
-mx_mlp.hybridize(static_alloc=True, static_shape=True)
-mx_mlp(to_mx(x_batch)).shape
-
-# %% tags=["nbval-ignore-output"]
-hybrid = {cls.__name__: issubclass(cls, gluon.HybridBlock)
-          for cls in (gluon.nn.Dense, gluon.nn.Conv2D, gluon.nn.MaxPool2D,
-                      gluon.nn.BatchNorm, gluon.nn.Sequential,
-                      gluon.nn.HybridSequential)}
-diff = compare.assert_same(pt_mlp(to_pt(x_batch)), mx_mlp(to_mx(x_batch)), atol=1e-5)
-assert hybrid == {"Dense": True, "Conv2D": True, "MaxPool2D": True,
-                  "BatchNorm": True, "Sequential": False, "HybridSequential": True}
-hybridize_args = list(inspect.signature(gluon.HybridBlock.hybridize).parameters)
-assert hybridize_args == ["self", "active", "backend", "clear", "static_alloc",
-                          "static_shape", "inline_limit", "forward_bulk_size",
-                          "backward_bulk_size", "kwargs"]
-f"max |Δ| = {diff:.1e} (tolerance 1e-5)"
-
-# %% [markdown]
-# ### `hybrid_forward` runs once
-#
-# After `hybridize()` the Python code in `hybrid_forward` runs once, with symbols, to
-# build the graph; later calls never enter it. Python side effects vanish:
-
-# %%
-class Double(gluon.HybridBlock):
-    def __init__(self, **kwargs):
-        super().__init__(**kwargs)
-        self.seen = []
-
-    def hybrid_forward(self, F, x):
-        self.seen.append(f"{F.__name__}: {type(x).__name__}")
-        return x * 2
-
-
-double = Double()
-double(mx.nd.ones((2,)))
-double.hybridize()
-for _ in range(3):
-    double(mx.nd.ones((2,)))
-double.seen
-
-# %%
-assert double.seen == ["mxnet.ndarray: NDArray", "mxnet.symbol: Symbol"]
-
-# %% [markdown]
-# ### Partial shape inference
-#
-# Declaring only output sizes is not Gluon's alone: PyTorch's lazy modules do it too,
-# but need a dry run with data. A Gluon graph infers every shape symbolically from the
-# input shape — no data, no initialisation.
-#
-# **PyTorch**
-
-# %%
-pt_lazy_mlp = nn.Sequential(nn.LazyLinear(256), nn.ReLU(), nn.LazyLinear(10))
-pt_lazy_mlp(torch.zeros(2, 784))                 # the dry run fixes the shapes
-[tuple(p.shape) for p in pt_lazy_mlp.parameters()]
-
-# %% [markdown]
-# **Gluon**
-
-# %%
-mlp_sym = mx_mlp(mx.sym.var("data"))
-arg_shapes, out_shapes, _ = mlp_sym.infer_shape(data=(2, 784))
-dict(zip(mlp_sym.list_arguments(), arg_shapes)), out_shapes
-
-# %%
-assert [tuple(p.shape) for p in pt_lazy_mlp.parameters()] == [
-    (256, 784), (256,), (10, 256), (10,)]
-assert arg_shapes == [(2, 784), (256, 784), (256,), (256, 256), (256,),
-                      (10, 256), (10,)]
-assert out_shapes == [(2, 10)]
-
-# %% [markdown]
-# ### What stops hybridisation
-#
-# Inside a hybridised `hybrid_forward`, `x` is a `Symbol`: a node in a graph, without a
-# value. Python code that needs the *value* fails. First, an `if` on the data:
-#
-# **Gluon**
-
-# %%
-class SignFlip(gluon.HybridBlock):
-    """Negate a batch whose sum is negative — with a Python `if`."""
-
-    def hybrid_forward(self, F, x):
-        if x.sum() < 0:
-            return -x
-        return x
-
-
-x_neg = -np.arange(1, 7, dtype=np.float32).reshape(2, 3)
-sign_flip = SignFlip()
-sign_flip(to_mx(x_neg)).asnumpy()          # imperative: fine
-
-# %% tags=["raises-exception"]
-sign_flip.hybridize()
-sign_flip(to_mx(x_neg))
-
-# %% [markdown]
-# Second, leaving the graph for numpy:
-
-# %%
-class ScaleByPeak(gluon.HybridBlock):
-    def hybrid_forward(self, F, x):
-        peak = float(x.abs().max().asnumpy())     # a Python number: not in a graph
-        return x / peak
-
-
-scale_by_peak = ScaleByPeak()
-scale_by_peak(to_mx(x_neg)).asnumpy()
-
-# %% tags=["raises-exception"]
-scale_by_peak.hybridize()
-scale_by_peak(to_mx(x_neg))
-
-# %% [markdown]
-# The fix is to say it with operators: `F.where` for a choice made on values (and
-# `F.contrib.cond` / `F.contrib.foreach` for real control flow), `F.broadcast_div`
-# instead of a Python scalar:
-
-# %%
-class SignFlipHybrid(gluon.HybridBlock):
-    def hybrid_forward(self, F, x):
-        negative = (F.sum(x) < 0).reshape((1, 1))
-        return F.where(F.broadcast_like(negative, x), -x, x)
-
-
-sign_flip_hybrid = SignFlipHybrid()
-sign_flip_hybrid.hybridize()
-sign_flip_hybrid(to_mx(x_neg)).asnumpy(), sign_flip_hybrid(to_mx(-x_neg)).asnumpy()
-
-# %%
-for x_try in (x_neg, -x_neg):
-    got = sign_flip_hybrid(to_mx(x_try)).asnumpy()
-    np.testing.assert_array_equal(got, np.abs(x_try))
-
-# %% [markdown]
-# ### PyTorch's counterparts: `torch.jit` and `torch.compile`
-#
-# The same `if` in an `nn.Module`. `torch.jit.script` compiles Python's control flow
-# into its graph; `torch.jit.trace` records the one path the example input took, and
-# replays it for every input. Both are deprecated in this PyTorch (2.14), in favour of
-# `torch.compile` and `torch.export`:
-#
-# **PyTorch**
-
-# %%
-class TorchSignFlip(nn.Module):
-    def forward(self, x):
-        if x.sum() < 0:
-            return -x
-        return x
-
-
-with warnings.catch_warnings(record=True) as caught:
-    warnings.simplefilter("always")
-    scripted = torch.jit.script(TorchSignFlip())
-    traced = torch.jit.trace(TorchSignFlip(), to_pt(-x_neg))   # a positive example
-sorted({f"{w.category.__name__}: {str(w.message).splitlines()[0][:60]}"
-        for w in caught})
-
-# %% [markdown]
-# `torch.compile` does not fail on the `if`: TorchDynamo cuts the graph there (a *graph
-# break*), runs that bit as Python, and compiles the rest. `torch._dynamo.explain` counts
-# the breaks. (`backend="eager"` only captures the graphs; the default backend, Inductor,
-# also generates C++ code for the CPU, which needs a C++ compiler and took about 20 s for
-# `pt_mlp` on our contended 2-core machine — see the exercises.)
-
-# %%
-compiled_flip = torch.compile(TorchSignFlip(), backend="eager")
-variants = {"eager": TorchSignFlip(), "jit.script": scripted, "jit.trace": traced,
-            "torch.compile": compiled_flip}
-results = {name: compare.to_numpy(fn(to_pt(x_neg)))[0, 0].item()
-           for name, fn in variants.items()}
-results
-
-# %%
-class TorchScaleByPeak(nn.Module):
-    def forward(self, x):
-        return x / float(x.abs().max().cpu().numpy())
-
-
-breaks = {}
-for module in (TorchSignFlip(), TorchScaleByPeak()):
-    report = torch._dynamo.explain(module)(to_pt(x_neg))
-    breaks[type(module).__name__] = (
-        report.graph_count, report.graph_break_count,
-        str(report.break_reasons[0].reason).strip().splitlines()[0])
-breaks
-
-# %% [markdown]
-# **Check**: `jit.trace` silently returns `x` instead of `−x` for a negative batch;
-# the others flip it. MXNet refuses such code at `hybridize()` time, PyTorch's compiler
-# falls back to Python for it.
-
-# %%
-assert results == {"eager": 1.0, "jit.script": 1.0, "jit.trace": -1.0,
-                   "torch.compile": 1.0}
-assert {w.category for w in caught} >= {FutureWarning, torch.jit.TracerWarning}
-assert breaks["TorchSignFlip"][1] == 1 and breaks["TorchScaleByPeak"][1] == 1
-
-# %% [markdown]
-# ### Imperative vs hybridised, for reading only
-#
-# Twenty forward passes of a 64-sample batch through the MLP, each framework on its
-# device. These numbers depend on the machine and its load (ours: 2 CPU cores shared
-# with other jobs); the check is that the outputs are the same in every mode.
-
-# %% tags=["nbval-ignore-output"]
-def twenty_forwards(net, x):
-    def run():
-        for _ in range(20):
-            y = net(x)
-        return y
-    return run
-
-
-pt_in, mx_in = to_pt(x_batch), to_mx(x_batch)
-with torch.no_grad():
-    timings = {"PyTorch eager": timing.measure(twenty_forwards(pt_mlp, pt_in))}
-outputs = {}
-for label, flags in {"Gluon imperative": None, "Gluon hybridize()": {},
-                     "Gluon hybridize(static_alloc, static_shape)":
-                         {"static_alloc": True, "static_shape": True}}.items():
-    if flags is None:
-        mx_mlp.hybridize(active=False)
-    else:
-        mx_mlp.hybridize(**flags)
-    timings[label] = timing.measure(twenty_forwards(mx_mlp, mx_in))
-    outputs[label] = mx_mlp(mx_in).asnumpy()
-for label, result in outputs.items():
-    compare.assert_same(pt_mlp(pt_in), result, atol=1e-5)
-{"C++ compiler for Inductor": shutil.which("g++") or shutil.which("c++"),
- **{label: str(t) for label, t in timings.items()}}
-
-# %% [markdown]
-# ## 5. `export()`, `SymbolBlock` and feature extraction
-#
-# ### Saving the graph with the weights
-#
-# A hybridised block that has run once can `export()` its graph (`-symbol.json`) and its
-# parameters (`-0000.params`); `SymbolBlock.imports` loads them without the Python class.
-# PyTorch's counterpart today is `torch.export`: an `ExportedProgram` saved as one `.pt2`
-# file (TorchScript's `torch.jit.save` warns, like `script` and `trace`, that it is
-# deprecated in favour of `torch.export`).
-#
-# **PyTorch**
-
-# %%
-export_dir = tempfile.mkdtemp()
-program = torch.export.export(pt_mlp, (pt_in,))
-torch.export.save(program, os.path.join(export_dir, "mlp.pt2"))
-pt_loaded = torch.export.load(os.path.join(export_dir, "mlp.pt2")).module()
-[str(node.target) for node in program.graph.nodes if node.op == "call_function"]
-
-# %% [markdown]
-# **Gluon**
-
-# %%
-mx_mlp.export(os.path.join(export_dir, "mlp"))
-with open(os.path.join(export_dir, "mlp-symbol.json")) as f:
-    graph = json.load(f)
-(sorted(os.listdir(export_dir)),
- [node["op"] for node in graph["nodes"] if node["op"] != "null"])
-
-# %% [markdown]
-# `imports` cannot tell the input's dtype from the file and warns that it assumes
-# float32:
-
-# %% tags=["nbval-ignore-output"]
-mx_loaded = gluon.SymbolBlock.imports(os.path.join(export_dir, "mlp-symbol.json"),
-                                      ["data"],
-                                      os.path.join(export_dir, "mlp-0000.params"),
-                                      ctx=mx_ctx)
-
-# %% [markdown]
-# The `.params` file of an export keys the weights by their *prefixed* names (the graph
-# refers to them that way), unlike `save_parameters()` in section 1:
-
-# %%
-sorted(mx.nd.load(os.path.join(export_dir, "mlp-0000.params")))[:2]
-
-# %% tags=["nbval-ignore-output"]
-diff_pt = compare.assert_same(pt_loaded(pt_in), pt_mlp(pt_in), atol=1e-6)
-diff_mx = compare.assert_same(mx_loaded(mx_in), mx_mlp(mx_in), atol=1e-6)
-assert sorted(os.listdir(export_dir)) == ["mlp-0000.params", "mlp-symbol.json",
-                                          "mlp.pt2"]
-assert "arg:hybridsequential0_dense0_weight" in mx.nd.load(
-    os.path.join(export_dir, "mlp-0000.params"))
-shutil.rmtree(export_dir)
-f"reloaded vs original: PyTorch {diff_pt:.1e}, Gluon {diff_mx:.1e} (tolerance 1e-6)"
-
-# %% [markdown]
-# ### A feature extractor from a model-zoo network
-#
-# The seed builds a `SymbolBlock` from AlexNet's internal outputs and says PyTorch has
-# nothing like it. It has two ways. Both AlexNets are built *without* pretrained weights
-# (nothing is downloaded); PyTorch's random weights are copied into Gluon, and the input
-# is 224×224, where torchvision's adaptive pooling is the identity.
-#
-# **PyTorch**: the graph's node names, then `create_feature_extractor` for the output
-# of the first fully connected layer's ReLU (`classifier.2`, "fc6"):
-
-# %%
-pt_alex = torchvision.models.alexnet(weights=None).to(pt_dev).eval()
-get_graph_node_names(pt_alex)[1][-8:]
-
-# %%
-x_alex = rng.normal(size=(2, 3, 224, 224)).astype(np.float32)
-pt_fc6 = create_feature_extractor(pt_alex, return_nodes={"classifier.2": "fc6"})
-pt_features = pt_fc6(to_pt(x_alex))["fc6"]
-tuple(pt_features.shape)
-
-# %% [markdown]
-# … or a forward hook on that module, which keeps the whole network:
-
-# %%
-grabbed = []
-hook = pt_alex.classifier[2].register_forward_hook(
-    lambda module, args, output: grabbed.append(output))
-with torch.no_grad():
-    pt_alex(to_pt(x_alex))
-hook.remove()
-tuple(grabbed[0].shape)
-
-# %% [markdown]
-# **Gluon**: call the network on a symbol, list the graph's internal outputs, and wrap
-# one of them in a `SymbolBlock` that shares the network's parameters:
-
-# %%
-mx_alex = gluon.model_zoo.vision.alexnet()          # pretrained=False
-mx_alex.initialize(ctx=mx_ctx)
-transfer.torch_to_gluon(pt_alex, mx_alex)
-data = mx.sym.var("data", dtype="float32")
-internals = mx_alex(data).get_internals()
-[name for name in internals.list_outputs() if name.endswith("relu_fwd_output")]
-
-# %% [markdown]
-# The seed's `internals['model_dense0_relu_fwd_output']` is not there: the prefix comes
-# from the network's name, `alexnet0_` for the first AlexNet built in a process. The
-# seed's name appears only when the network is built with `prefix="model_"`:
-
-# %%
-seed_name = "model_dense0_relu_fwd_output"
-renamed = gluon.model_zoo.vision.alexnet(prefix="model_")
-{"default prefix": seed_name in internals.list_outputs(),
- 'prefix="model_"': seed_name in renamed(data).get_internals().list_outputs()}
-
-# %%
-mx_fc6 = gluon.SymbolBlock(internals["alexnet0_dense0_relu_fwd_output"], data,
-                           params=mx_alex.collect_params())
-mx_features = mx_fc6(to_mx(x_alex))
-mx_features.shape
-
-# %% [markdown]
-# **Check**: the same 4096 features on both sides (their values are of order 0.1;
-# tolerance 1e-5), the hook's equal to the extractor's, and the `SymbolBlock` holds the
-# network's own parameters, not copies.
-
-# %% tags=["nbval-ignore-output"]
-diff = compare.assert_same(pt_features, mx_features, atol=1e-5)
-compare.assert_same(grabbed[0], pt_features)
-assert mx_fc6.collect_params()["alexnet0_dense0_weight"] is \
-    mx_alex.collect_params()["alexnet0_dense0_weight"]
-assert float(np.abs(compare.to_numpy(pt_features)).max()) > 1e-3   # not all zero
-f"fc6 features: max |torch - gluon| = {diff:.1e}"
-
-# %% [markdown]
 # ## Summary
 #
 # | | PyTorch | MXNet Gluon 1.x |
 # |---|---|---|
-# | custom block | `class M(nn.Module)` + `forward` | `class M(gluon.Block)` + `forward`; `HybridBlock` + `hybrid_forward(F, x)` |
+# | custom block | `class M(nn.Module)` + `forward` | `class M(gluon.Block)` + `forward` (`HybridBlock`: [notebook 7](07_hybridize_export.ipynb)) |
 # | layer sizes | `nn.Linear(d_in, d_out)`, or `nn.LazyLinear(d_out)` | `gluon.nn.Dense(d_out)` (`in_units` inferred) |
-# | parameter names | `named_parameters()`: `hidden.weight` | `collect_params()`: `gluonmlp0_dense0_weight`; `save_parameters()` keys: `hidden.weight` |
+# | parameter names | `named_parameters()`: `hidden.weight` | `collect_params()`: `gluonmlp0_dense0_weight` |
+# | checkpoint keys | `state_dict()`: module paths, `Sequential` positions count every layer (`0`, `2`) | `save_parameters()`: attribute paths, positions count `add()`ed blocks (`0`, `1`) — equal only when the structures are |
 # | select parameters | filter `named_parameters()` | `collect_params(".*weight")` (`re.match`: anchored) |
 # | initialise a network | `net.apply(fn)` with `nn.init.xavier_uniform_` | `net.initialize(mx.init.Xavier())` |
 # | one layer | `nn.init.normal_(layer.weight, 0, 0.01)` | `Dense(..., weight_initializer=mx.init.Normal(0.01))` |
 # | default weights | `U(±1/√fan_in)` (Kaiming-uniform, `a=√5`) | `Uniform(0.07)` for every layer |
 # | default biases | `U(±1/√fan_in)` | zeros |
 # | parameters exist | at construction | at `initialize()`, or at the first forward (deferred) |
-# | BatchNorm | `momentum=0.1`; stats in forward; unbiased variance | `momentum=0.9`; CPU: stats in *backward*, biased variance |
+# | BatchNorm | `momentum=0.1`; stats in forward; unbiased variance | `momentum=0.9`; CPU: stats in *backward* ([notebook 5 §2](05_autograd.ipynb)), biased variance |
 # | `Linear` on 3-D | last axis | `Dense(flatten=False)`; the default flattens |
 # | convolution | `Conv2d(in, out, kernel_size, stride, padding)` | `Conv2D(channels, kernel_size, strides, padding, in_channels=)` |
 # | max pooling | `MaxPool2d(kernel_size, stride)` (no default size) | `MaxPool2D(pool_size=(2, 2), strides)` |
 # | channels last | `x.to(memory_format=torch.channels_last)`, shape stays NCHW | `layout="NHWC"` (CPU: pooling yes, convolution no) |
-# | graph mode | `torch.compile` (graph breaks fall back to Python); `torch.jit.*` deprecated | `hybridize(static_alloc=, static_shape=)`; value-dependent Python is an error |
-# | shape inference | lazy modules + a dry run | `sym.infer_shape(data=shape)` |
-# | save graph + weights | `torch.export.export` + `torch.export.save/load` (`.pt2`) | `export(path)` → `-symbol.json` + `-0000.params`; `SymbolBlock.imports` |
-# | feature extractor | `create_feature_extractor(net, {"classifier.2": "fc6"})`, forward hooks | `SymbolBlock(internals[name], data, params=net.collect_params())` |
 #
 # ### What the seed articles said, checked
 #
@@ -1132,29 +740,22 @@ f"fc6 features: max |torch - gluon| = {diff:.1e}"
 # | a custom `Block` is written like an `nn.Module` (`__init__`, `forward`); existing blocks are called the same way | confirmed | §1 |
 # | Gluon requires `self.name_scope()` around child creation | corrected: optional in 1.9.1 (only the names change); removed in MXNet 2.0 | §1 |
 # | `net.parameters()` ⇔ `net.collect_params()` | confirmed, but `collect_params` is a dict of prefixed names with an anchored regex | §1, §2 |
+# | `torch.save(model.state_dict(), f)` ⇔ `model.save_parameters(f)` | the calls correspond; the keys agree only when both networks are structured alike (not for a `Sequential` with separate activation layers) | §1 |
 # | initialising a network: PyTorch "not available" | corrected: `net.apply(fn)` with `torch.nn.init` | §2 |
 # | `torch.nn.init.normal(layer.weight, 0, 0.01)` ⇔ `Dense(..., weight_initializer=mx.init.Normal(0.01))` | the Gluon side confirmed (σ = 0.01); the PyTorch spelling is deprecated (`FutureWarning`), use `normal_` | §2 |
 # | layers without an initialiser get the one passed to `initialize()` | confirmed for weights; biases (and BatchNorm's γ, β, statistics) keep their own | §2 |
 # | `Block.initialize(init, ctx, verbose, force_reinit)` | confirmed | §2 |
 # | PyTorch initialises on first use | corrected: at construction (lazy modules excepted) | §2 |
-# | PyTorch must declare every layer's input size; partial shape inference "not available" | obsolete: `nn.LazyLinear`, `nn.LazyConv2d`, … | §2, §4 |
+# | PyTorch must declare every layer's input size | obsolete: `nn.LazyLinear`, `nn.LazyConv2d`, … | §2 |
 # | `Dense(units, activation=None, use_bias=True, flatten=True, ...)`; no need to flatten | confirmed; on 3-D input it is not `Linear` (`flatten=False` is) | §3 |
-# | Dense, Conv2D, MaxPool2D, BatchNorm are `HybridBlock`s | confirmed | §4 |
-# | `hybridize(active=True, static_alloc=False, static_shape=False)` | confirmed; 1.9.1 adds `backend`, `clear`, `inline_limit`, bulk sizes | §4 |
-# | hybridize: PyTorch "not available" | obsolete: `torch.compile`, `torch.export` (and the now deprecated `torch.jit`) | §4, §5 |
-# | `alexnet(pretrained=True)`, `internals['model_dense0_relu_fwd_output']` → `SymbolBlock` | corrected: the name is `alexnet0_dense0_relu_fwd_output` unless built with `prefix="model_"`; the input must be `mx.sym.var("data")`; `pretrained=True` downloads | §5 |
-# | SymbolBlock: PyTorch "not available" | obsolete: `create_feature_extractor`, forward hooks | §5 |
 #
 # ## Exercises
 #
-# 1. Replace `backend="eager"` by the default `torch.compile(pt_mlp)` and time the first
-#    call and the next twenty. How long does Inductor take to compile on your machine,
-#    and does the compiled MLP beat the hybridised Gluon one?
-# 2. Rewrite `SignFlip` with `F.contrib.cond` instead of `F.where`, hybridise it, and
-#    check it against `np.abs` for both signs.
-# 3. Build `torchvision.models.resnet18(weights=None)` and
-#    `gluon.model_zoo.vision.resnet18_v1()`, copy the weights with `transfer`, and
-#    extract the 512 pooled features on both sides. Which torchvision node and which
-#    Gluon internal output do you need?
-# 4. Run section 3's BatchNorm cells with Gluon on a GPU that MXNet supports (sm_50–
+# 1. Write the converter the `load_state_dict` error in §1 asks for: a function that renames
+#    the keys of a Gluon `Sequential` checkpoint to the positions of a PyTorch `Sequential`
+#    (skipping the layers without parameters), and check it against `transfer.gluon_to_torch`.
+# 2. Initialise `pt_net` with `nn.init.kaiming_uniform_(w, nonlinearity="relu")` and `mx_net`
+#    with `mx.init.Xavier(rnd_type="uniform", factor_type="in", magnitude=6)`. Are the two
+#    bounds the same? Check it with the weights' extents.
+# 3. Run section 3's BatchNorm cells with Gluon on a GPU that MXNet supports (sm_50–
 #    sm_86). Which of the two differences from PyTorch remain?

@@ -1,12 +1,24 @@
+import dataclasses
 import gzip
+import hashlib
 import os
 import shutil
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 from conftest import debian_fashion_mnist
 from sidebyside import data
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Every test starts (and leaves) with nothing remembered as checked."""
+    data.clear_cache()
+    yield
+    data.clear_cache()
 
 
 # --- choosing the dataset and the root -------------------------------------------------------------
@@ -53,8 +65,7 @@ def test_offline_without_files_names_both_ways_out(isolated_data_env, no_downloa
 def test_fashion_without_debian_package_or_network(isolated_data_env, no_downloads, monkeypatch):
     spec = data.SPECS["fashion-mnist"]
     monkeypatch.setitem(data.SPECS, "fashion-mnist",
-                        data.Spec(spec.name, spec.folder, spec.raw_md5, isolated_data_env / "absent",
-                                  spec.classes))
+                        dataclasses.replace(spec, default_source=isolated_data_env / "absent"))
     with pytest.raises(data.DatasetUnavailable, match="Two ways out"):
         data.load("fashion-mnist", root=isolated_data_env)
 
@@ -162,3 +173,130 @@ def test_missing_gzipped_copy_is_restored(tmp_path):
     pair = data.load("fashion-mnist", root=tmp_path, train=False)
     assert (raw / "t10k-labels-idx1-ubyte.gz").is_file()
     assert_same_samples(pair, [0, 9999])
+
+
+# --- the modules: idx stands alone -------------------------------------------------------------
+
+def test_idx_needs_no_framework_and_gluon_local_not_data():
+    code = ("import sys, sidebyside.idx\n"
+            "assert not {'torch', 'mxnet'} & set(sys.modules), 'idx imported a framework'\n"
+            "import sidebyside._gluon_local\n"
+            "assert 'sidebyside.data' not in sys.modules, '_gluon_local imported data'\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+# --- the specs: normalisation constants are the training images' ------------------------------
+
+def training_images(name):
+    """The training images of ``name``: the shared copy, else a system package's; else skip."""
+    spec = data.SPECS[name]
+    for folder in (data.raw_dir(name), spec.default_source):
+        for fname in ("train-images-idx3-ubyte", "train-images-idx3-ubyte.gz"):
+            if folder is not None and (folder / fname).is_file():
+                return folder / fname
+    pytest.skip(f"no copy of {spec.folder}'s training images here (MNIST needs the internet once)")
+
+
+@pytest.mark.parametrize("name", sorted(data.SPECS))
+def test_spec_mean_and_std_are_the_training_pixels(name):
+    spec, path = data.SPECS[name], training_images(name)
+    blob = data.read_idx_bytes(path)
+    data.check_original(spec, "train-images-idx3-ubyte", blob, path)
+    pixels = np.frombuffer(blob, np.uint8, offset=16)  # after the header: magic, count, rows, cols
+    assert pixels.size == 60_000 * 28 * 28
+    mean = pixels.mean(dtype=np.float64) / 255
+    std = pixels.std(dtype=np.float64) / 255  # population std (ddof=0)
+    assert spec.mean == pytest.approx(mean, abs=5e-5)
+    assert spec.std == pytest.approx(std, abs=5e-5)
+
+
+# --- checked once: what prepare() and the Gluon route remember ---------------------------------
+
+@pytest.fixture
+def tiny_mnist(isolated_data_env, monkeypatch):
+    """A folder of four small IDX files, and an "mnist" spec whose checksums are theirs."""
+    src = isolated_data_env / "src"
+    src.mkdir()
+    md5 = {}
+    for i, f in enumerate(data.FILES):  # label-file headers and three labels each
+        blob = b"\x00\x00\x08\x01" + (3).to_bytes(4, "big") + bytes([i, 1, 2])
+        (src / f).write_bytes(blob)
+        md5[f] = hashlib.md5(blob).hexdigest()
+    monkeypatch.setitem(data.SPECS, "mnist", dataclasses.replace(data.SPECS["mnist"], raw_md5=md5))
+    return src
+
+
+@pytest.fixture
+def checked(monkeypatch):
+    """The names of the files that data checks against the original checksums, in order."""
+    names, original = [], data.check_original
+
+    def counting(spec, fname, blob, where):
+        names.append(fname)
+        return original(spec, fname, blob, where)
+
+    monkeypatch.setattr(data, "check_original", counting)
+    return names
+
+
+def new_mtime(path, seconds=1):
+    """Move ``path``'s mtime on: what a rewrite does on a file system with fine timestamps."""
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 10**9))
+
+
+def test_second_prepare_hashes_nothing(isolated_data_env, tiny_mnist, checked):
+    root = isolated_data_env / "root"
+    raw = data.prepare("mnist", root=root, source=tiny_mnist)
+    assert len(checked) == 4  # an explicit source is imported and checked the first time
+    assert data.prepare("mnist", root=root, source=tiny_mnist) == raw
+    assert len(checked) == 4
+    data.prepare("mnist", root=root)  # no source: a question of its own, checked once too
+    data.prepare("mnist", root=root)
+    assert len(checked) == 8
+
+
+def test_touched_missing_or_corrupted_file_is_checked_again(isolated_data_env, tiny_mnist, checked):
+    root = isolated_data_env / "root"
+    raw = data.prepare("mnist", root=root, source=tiny_mnist)
+    data.prepare("mnist", root=root)
+    assert len(checked) == 8
+    target = raw / "t10k-labels-idx1-ubyte"
+    new_mtime(target)  # same bytes, new mtime: checked in full again, then remembered again
+    data.prepare("mnist", root=root)
+    data.prepare("mnist", root=root)
+    assert len(checked) == 12
+    (raw / "train-images-idx3-ubyte.gz").unlink()  # missing: checked again, and restored
+    data.prepare("mnist", root=root)
+    assert len(checked) == 16 and (raw / "train-images-idx3-ubyte.gz").is_file()
+    blob = bytearray(target.read_bytes())
+    blob[-1] ^= 0xFF
+    target.write_bytes(bytes(blob))  # same size, other bytes
+    new_mtime(target, 2)  # independent of the file system's timestamp resolution
+    for _ in range(2):  # caught, and a failed check is not remembered
+        with pytest.raises(data.DataIntegrityError, match="t10k-labels-idx1-ubyte"):
+            data.prepare("mnist", root=root)
+
+
+def test_clear_cache_forgets(isolated_data_env, tiny_mnist, checked):
+    root = isolated_data_env / "root"
+    data.prepare("mnist", root=root, source=tiny_mnist)
+    data.clear_cache()
+    data.prepare("mnist", root=root, source=tiny_mnist)
+    assert len(checked) == 8
+
+
+def test_second_load_checks_neither_files_nor_route(tmp_path, monkeypatch, checked):
+    src = debian_fashion_mnist()
+    first = data.load("fashion-mnist", root=tmp_path, train=False, source=src)
+    hashed, sha1_file = [], data.sha1_file
+    monkeypatch.setattr(data, "sha1_file", lambda path: hashed.append(path) or sha1_file(path))
+    n = len(checked)
+    second = data.load("fashion-mnist", root=tmp_path, train=False, source=src)
+    assert (len(checked), hashed) == (n, [])
+    assert second.gluon_route == first.gluon_route and not second.gluon_route.stock
+    assert_same_samples(second, [0, 9999])
+    new_mtime(first.raw_dir / "t10k-images-idx3-ubyte.gz")  # the source is imported again...
+    assert data.gluon_route("fashion-mnist", root=tmp_path, train=False, source=src) == first.gluon_route
+    assert len(checked) == n + 4 and len(hashed) == 2  # ...and the route checked again

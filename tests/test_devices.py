@@ -16,11 +16,21 @@ def test_cpu_when_gpu_not_wanted():
     assert devices.mxnet_context(prefer_gpu=False).device == mx.cpu()
 
 
-def test_pick_prints_one_line_per_framework(capsys):
-    devs = devices.pick()
+def test_pick_prints_one_line_per_framework_and_the_threads(capsys):
+    from sidebyside import threads
+
+    original = torch.get_num_threads()
+    torch.set_num_threads(1)        # what `import mxnet` does on a two-CPU machine
+    try:
+        devs = devices.pick()
+        assert torch.get_num_threads() == threads.torch_default()
+    finally:
+        torch.set_num_threads(original)
     lines = capsys.readouterr().out.strip().splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[0].startswith("torch: ") and lines[1].startswith("mxnet: ")
+    assert lines[2].startswith(f"threads: PyTorch {threads.torch_default()}, MXNet operators")
+    assert devs.threads.mxnet == threads.mxnet_operator_threads()
     # whatever was chosen really computes
     assert torch.ones(2, device=devs.torch.device).sum().item() == 2.0
     assert mx.nd.ones((2,), ctx=devs.mxnet.device).sum().asscalar() == 2.0

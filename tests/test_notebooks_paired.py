@@ -3,6 +3,9 @@
 nbval (configured in pyproject.toml) executes every notebook found under notebooks/ and
 compares the outputs; this file checks what nbval does not.
 """
+import ast
+import re
+
 import jupytext
 import nbformat
 import pytest
@@ -48,6 +51,41 @@ def test_outputs_are_stored_from_one_clean_run(path):
     assert any(c.outputs for c in code), f"{path.name}: no stored outputs"
 
 
+def checks_in(source: str) -> int:
+    """Real checks in a code cell: `assert` statements and calls of `assert_*` functions
+    (`compare.assert_same`, `np.testing.assert_array_equal`, ...); words in strings or
+    comments do not count."""
+    count = 0
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assert):
+            count += 1
+        elif isinstance(node, ast.Call):
+            fn = node.func
+            name = fn.attr if isinstance(fn, ast.Attribute) else getattr(fn, "id", "")
+            count += name.startswith("assert")
+    return count
+
+
+def sections(nb):
+    """{numbered section heading: [code cells]} for the `## N. …` sections."""
+    out, current = {}, None
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            for line in cell.source.splitlines():
+                if line.startswith("## "):
+                    current = line if re.match(r"## \d+\.", line) else None
+                    if current:
+                        out[current] = []
+        elif current:
+            out[current].append(cell)
+    return out
+
+
+def test_checks_in_counts_statements_not_words():
+    assert checks_in('x = "assert"  # assert this') == 0
+    assert checks_in("assert x\ncompare.assert_same(a, b)\nnp.testing.assert_allclose(a, b)") == 3
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_anatomy(path):
     nb = nbformat.read(path, as_version=4)
@@ -56,5 +94,66 @@ def test_anatomy(path):
     assert "What you will learn" in first.source
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     assert "## Summary" in text and "## Exercises" in text
-    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
-    assert "assert" in code, "a notebook checks what it claims"
+    numbered = sections(nb)
+    assert numbered, "numbered sections (## 1. …)"
+    unchecked = [title for title, cells in numbered.items()
+                 if sum(checks_in(c.source) for c in cells) == 0]
+    assert not unchecked, f"sections without a single check: {unchecked}"
+
+
+# A number with a fractional part, not part of a version string such as 1.23.5.
+FLOAT = re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[-+]?\d+)?(?![\d.])|(?<![\w.])-?\d+e-\d+\b")
+
+
+VERSION = re.compile(r"\b(?:Python|numpy|mxnet|torch|torchvision|protobuf|mxboard)[ =<>]+[\d.]+")
+KEYWORD = re.compile(r"\b\w+=-?[\d.]+(?:e[-+]?\d+)?")
+
+
+def computed_floats(cell) -> list[str]:
+    """Floats in a cell's compared outputs that could change with the CPU's rounding.
+
+    Allowed: numbers written in the cell's own source (a tolerance in a message), and
+    dyadic numbers such as 0.5 or 2.375, which exact arithmetic produces and every machine
+    prints alike.
+    """
+    texts = []
+    for out in cell.outputs:
+        if out.output_type == "stream":
+            texts.append(out.text)
+        elif "data" in out:
+            texts.append(out.data.get("text/plain", ""))
+    text = "\n".join(texts)
+    text = VERSION.sub("", text)        # 'numpy 1.24', 'Python 3.11': not results
+    text = KEYWORD.sub("", text)        # 'rtol=1e-05', 'momentum=0.9': arguments
+    found = []
+    for token in FLOAT.findall(text):
+        if token in cell.source or float(token) * 1024 == int(float(token) * 1024):
+            continue
+        found.append(token)
+    return found
+
+
+def test_computed_floats_are_caught():
+    cell = nbformat.v4.new_code_cell("x")
+    cell.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "(0.45, 0.5, 1e-06)"})]
+    assert computed_floats(cell) == ["0.45", "1e-06"]
+    cell.source = "tolerance = 1e-06"
+    cell.outputs = [nbformat.v4.new_output(
+        "stream", text="numpy 1.24 and torch 2.14.1, 1e-06, -2.375, rtol=1e-05, max = 3e-7\n")]
+    assert computed_floats(cell) == ["3e-7"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_compared_outputs_hold_no_computed_floats(path):
+    """nbval compares stored outputs exactly, so an output that prints a computed float
+    fails on a machine that rounds differently. Such cells print the claim (and its
+    tolerance) and assert it; the number goes in a cell tagged nbval-ignore-output."""
+    nb = nbformat.read(path, as_version=4)
+    offenders = {}
+    for n, cell in enumerate((c for c in nb.cells if c.cell_type == "code"), start=1):
+        if "nbval-ignore-output" in cell.metadata.get("tags", []):
+            continue
+        floats = computed_floats(cell)
+        if floats:
+            offenders[f"code cell {n}: {cell.source.splitlines()[-1][:60]}"] = floats[:5]
+    assert not offenders, offenders

@@ -31,6 +31,19 @@ def test_unsynced_measurement_says_so_and_drains_the_queue():
     assert out[-1].asnumpy()[0, 0] == 200.0
 
 
+@pytest.mark.parametrize("make, work, words", [
+    (lambda: mx.nd.ones((2,)) * 2, "async", "NOT synced: launch time only)"),
+    (lambda: (torch.ones(2), mx.nd.ones((2,))), "async", "launch time only)"),
+    (lambda: torch.ones(2) * 2, "eager", "computed on return: the full time"),
+    (lambda: np.ones(2), "eager", "the full time"),
+    (lambda: None, "?", "launch time only if the work is asynchronous"),
+])
+def test_unsynced_label_follows_what_the_call_returned(make, work, words):
+    t = timing.measure(make, repeat=1, warmup=0, sync_each=False)
+    assert t.work == work and str(t).endswith(words if words.endswith(")") else words + ")")
+    assert timing.measure(make, repeat=1, warmup=0).how == "synced"
+
+
 def test_sync_waits_for_mxnet_arrays_and_accepts_the_others():
     a = mx.nd.ones((3, 3)) * 2
     timing.sync(a, mx.np.ones(2), torch.ones(2), np.ones(2), 1.5, np.float32(1))

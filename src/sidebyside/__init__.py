@@ -4,9 +4,12 @@ One job per module:
 
 - :mod:`sidebyside.envreport` — versions, build features and known-bad combinations;
 - :mod:`sidebyside.devices`   — a device for each framework, with a plain reason;
+- :mod:`sidebyside.threads`   — each framework's CPU thread count, and what ``import mxnet`` does to it;
 - :mod:`sidebyside.seeding`   — one call seeds Python, numpy, torch and mxnet;
 - :mod:`sidebyside.data`      — the MNIST family for both frameworks from one place on disk;
+- :mod:`sidebyside.idx`       — the MNIST family's IDX files: specs, checksums, readers;
 - :mod:`sidebyside.compare`   — numeric comparison of tensors from either framework;
+- :mod:`sidebyside.errors`    — run a call that must fail; keep its type and clean message;
 - :mod:`sidebyside.apimap`    — the tensor API map as data, executed and compared row by row;
 - :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;

@@ -11,23 +11,23 @@ import os
 
 from mxnet.gluon.data import vision
 
-from . import data as _data
+from .idx import SPECS, DatasetUnavailable, check_original, read_idx_bytes, sha1_file
 
 
 class _ContentVerified:
     _spec_name: str
 
     def _get_data(self):
-        spec = _data.SPECS[self._spec_name]
+        spec = SPECS[self._spec_name]
         attrs = ("_train_data", "_train_label") if self._train else ("_test_data", "_test_label")
         for attr in attrs:
             fname, _gluon_sha1 = getattr(self, attr)
             path = os.path.join(self._root, fname)
             if not os.path.isfile(path):
-                raise _data.DatasetUnavailable(f"{path} is missing; run sidebyside.data.prepare() first")
-            _data.check_original(spec, fname[: -len(".gz")], _data.read_idx_bytes(path), path)
+                raise DatasetUnavailable(f"{path} is missing; run sidebyside.data.prepare() first")
+            check_original(spec, fname[: -len(".gz")], read_idx_bytes(path), path)
             # The content is verified: let Gluon's download() accept this exact file.
-            setattr(self, attr, (fname, _data.sha1_file(path)))
+            setattr(self, attr, (fname, sha1_file(path)))
         super()._get_data()
 
 

@@ -24,64 +24,34 @@ LeCun files), Gluon's stock class reads them as they are — one download serves
 they don't (Debian recompressed the Fashion-MNIST archives: same bytes inside, different gzip
 wrapper), :mod:`sidebyside._gluon_local` subclasses Gluon's class, checks the *decompressed*
 bytes against the original release's MD5s instead, and leaves all reading to Gluon's own code.
+
+The specs (files, checksums, classes, normalisation constants) and the IDX readers live in
+:mod:`sidebyside.idx`; their names are re-exported here (``data.SPECS``, ``data.FILES``, …).
+
+Checked once: :func:`prepare` remembers, per dataset, data folder and source folder, the size
+and modification time of the eight files it checked (the Gluon route check does the same per
+split). A later call that finds them unchanged returns at once; a changed or missing file
+means a full check again. :func:`clear_cache` forgets it all — the way to catch a file
+rewritten in place at the same size within the file system's timestamp resolution.
 """
 from __future__ import annotations
 
 import gzip
-import hashlib
 import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
+
+# Re-exported: notebooks and tests use data.SPECS, data.FILES, data.DatasetUnavailable, …
+from .idx import (DEBIAN_FASHION_MNIST, FILES, SPECS, DataIntegrityError,  # noqa: F401
+                  DatasetUnavailable, Spec, check_original, read_idx_bytes, sha1_file)
 
 ENV_DATASET = "SIDEBYSIDE_DATASET"
 ENV_ROOT = "SIDEBYSIDE_DATA"
 ENV_IDX_DIR = "SIDEBYSIDE_IDX_DIR"
 DEFAULT_DATASET = "fashion-mnist"
-DEBIAN_FASHION_MNIST = Path("/usr/share/datasets/fashion-mnist")
-
-FILES = ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
-         "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte")
-
-
-@dataclass(frozen=True)
-class Spec:
-    name: str
-    folder: str                  # torchvision's and Gluon's class name; torchvision's folder
-    raw_md5: dict[str, str]      # MD5 of each *decompressed* file of the original release
-    default_source: Path | None  # a folder a system package installs, if any
-    classes: tuple[str, ...]
-
-
-SPECS = {
-    "mnist": Spec(
-        "mnist", "MNIST",
-        {"train-images-idx3-ubyte": "6bbc9ace898e44ae57da46a324031adb",
-         "train-labels-idx1-ubyte": "a25bea736e30d166cdddb491f175f624",
-         "t10k-images-idx3-ubyte": "2646ac647ad5339dbf082846283269ea",
-         "t10k-labels-idx1-ubyte": "27ae3e4e09519cfbb04c329615203637"},
-        None,
-        tuple(str(d) for d in range(10))),
-    "fashion-mnist": Spec(
-        "fashion-mnist", "FashionMNIST",
-        {"train-images-idx3-ubyte": "f4a8712d7a061bf5bd6d2ca38dc4d50a",
-         "train-labels-idx1-ubyte": "9018921c3c673c538a1fc5bad174d6f9",
-         "t10k-images-idx3-ubyte": "8181f5470baa50b63fa0f6fddb340f0a",
-         "t10k-labels-idx1-ubyte": "15d484375f8d13e6eb1aabb0c3f46965"},
-        DEBIAN_FASHION_MNIST,
-        ("T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
-         "Sandal", "Shirt", "Sneaker", "Bag", "Ankle boot")),
-}
-
-
-class DatasetUnavailable(RuntimeError):
-    """No copy of the dataset can be had: not on disk, no source folder, download failed."""
-
-
-class DataIntegrityError(RuntimeError):
-    """A file is there but is not the original release's file."""
 
 
 def dataset_name(name: str | None = None) -> str:
@@ -105,35 +75,6 @@ def raw_dir(name: str | None = None, root: str | os.PathLike | None = None) -> P
     return data_root(root) / SPECS[dataset_name(name)].folder / "raw"
 
 
-def _md5(data: bytes) -> str:
-    return hashlib.md5(data).hexdigest()
-
-
-def sha1_file(path: str | os.PathLike) -> str:
-    h = hashlib.sha1()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def read_idx_bytes(path: str | os.PathLike) -> bytes:
-    """The decompressed bytes of an IDX file, gzipped or not."""
-    path = Path(path)
-    data = path.read_bytes()
-    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
-
-
-def check_original(spec: Spec, fname: str, data: bytes, where: str | os.PathLike) -> None:
-    """Raise DataIntegrityError unless ``data`` is the original release's ``fname``."""
-    got, want = _md5(data), spec.raw_md5[fname]
-    if got != want:
-        raise DataIntegrityError(
-            f"{where} is not the original {spec.folder} file {fname!r}: its decompressed MD5 is "
-            f"{got}, the original release's is {want}. Delete it (or fix the source folder) "
-            "and run again.")
-
-
 def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     with os.fdopen(fd, "wb") as f:
@@ -151,7 +92,7 @@ def _verify_raw(spec: Spec, raw: Path) -> None:
         data = (raw / f).read_bytes()
         check_original(spec, f, data, raw / f)
         if not (raw / f"{f}.gz").is_file():
-            _write_atomic(raw / f"{f}.gz", gzip.compress(data, mtime=0))
+            _write_atomic(raw / f"{f}.gz", gzip.compress(data, compresslevel=1, mtime=0))
 
 
 def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
@@ -176,7 +117,7 @@ def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
         if cand.suffix == ".gz":  # keep the archive as it is: Gluon's SHA-1 may then match
             shutil.copyfile(cand, raw / f"{f}.gz")
         else:
-            _write_atomic(raw / f"{f}.gz", gzip.compress(data, mtime=0))
+            _write_atomic(raw / f"{f}.gz", gzip.compress(data, compresslevel=1, mtime=0))
 
 
 def _ways_out(spec: Spec, root: Path) -> str:
@@ -196,23 +137,63 @@ def _torch_cls(spec: Spec):
     return getattr(torchvision.datasets, spec.folder)
 
 
+# What was checked, with the fingerprint of the files at the time: {key: (fingerprint, result)}.
+_checked: dict[tuple, tuple[tuple | None, Any]] = {}
+
+
+def _fingerprint(raw: Path) -> tuple | None:
+    """Size and modification time of the eight files in ``raw``; None when one is missing."""
+    try:
+        stats = [os.stat(raw / name) for f in FILES for name in (f, f"{f}.gz")]
+    except OSError:
+        return None
+    return tuple((st.st_size, st.st_mtime_ns) for st in stats)
+
+
+def _once(key: tuple, raw: Path, check: Callable[[], Any]) -> Any:
+    """``check()``, unless it already ran for ``key`` and no file in ``raw`` changed since."""
+    fingerprint = _fingerprint(raw)
+    if fingerprint is not None and key in _checked and _checked[key][0] == fingerprint:
+        return _checked[key][1]
+    result = check()
+    _checked[key] = (_fingerprint(raw), result)  # taken after the check: it may write files
+    return result
+
+
+def clear_cache() -> None:
+    """Forget what was checked: the next call checks the files in full again."""
+    _checked.clear()
+
+
 def prepare(name: str | None = None, root: str | os.PathLike | None = None,
             source: str | os.PathLike | None = None) -> Path:
-    """Make sure ``<root>/<Folder>/raw`` holds the verified files; return that folder."""
+    """Make sure ``<root>/<Folder>/raw`` holds the verified files; return that folder.
+
+    The first call for a dataset, root and source does the work and checks every file; a
+    later one returns at once while the files keep their size and modification time.
+    """
     spec = SPECS[dataset_name(name)]
     root = data_root(root)
     raw = root / spec.folder / "raw"
     if source is None and os.environ.get(ENV_IDX_DIR):
         source = os.environ[ENV_IDX_DIR]
-    if source is not None:  # an explicit folder always wins, and is always checked
-        _import_folder(spec, Path(source).expanduser(), raw)
-        return raw
+    source = None if source is None else Path(source).expanduser()
+    key = ("prepare", spec.name, raw, None if source is None else source.resolve())
+    _once(key, raw, lambda: _prepare(spec, root, raw, source))
+    return raw
+
+
+def _prepare(spec: Spec, root: Path, raw: Path, source: Path | None) -> None:
+    """:func:`prepare`'s work, without the cache."""
+    if source is not None:  # an explicit folder always wins, and is imported and checked
+        _import_folder(spec, source, raw)
+        return
     if _complete(raw):
         _verify_raw(spec, raw)
-        return raw
+        return
     if spec.default_source is not None and spec.default_source.is_dir():
         _import_folder(spec, spec.default_source, raw)
-        return raw
+        return
     try:
         for train in (True, False):
             _torch_cls(spec)(str(root), train=train, download=True)
@@ -222,7 +203,6 @@ def prepare(name: str | None = None, root: str | os.PathLike | None = None,
             f"({type(exc).__name__}: {' '.join(str(exc).split())[:300]}).\n"
             + _ways_out(spec, root)) from exc
     _verify_raw(spec, raw)
-    return raw
 
 
 def torch_dataset(name: str | None = None, root: str | os.PathLike | None = None, train: bool = True,
@@ -260,6 +240,12 @@ class GluonRoute:
 
 
 def _gluon_route(spec: Spec, raw: Path, train: bool) -> GluonRoute:
+    """The route for one split, checked once while the files are unchanged (as prepare())."""
+    return _once(("gluon-route", spec.name, raw, train), raw,
+                 lambda: _check_gluon_route(spec, raw, train))
+
+
+def _check_gluon_route(spec: Spec, raw: Path, train: bool) -> GluonRoute:
     from mxnet.gluon.data import vision
 
     expected = gluon_expected_sha1(getattr(vision, spec.folder), train)

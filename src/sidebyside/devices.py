@@ -29,9 +29,13 @@ class Choice:
 class Devices:
     torch: Choice
     mxnet: Choice
+    threads: Any = None  # sidebyside.threads.Threads, when pick() looked at them
 
     def __str__(self) -> str:
-        return f"{self.torch}\n{self.mxnet}"
+        lines = [str(self.torch), str(self.mxnet)]
+        if self.threads is not None:
+            lines.append(str(self.threads))
+        return "\n".join(lines)
 
     def _repr_pretty_(self, printer, cycle):
         printer.text(str(self))
@@ -92,9 +96,18 @@ def mxnet_context(prefer_gpu: bool = True, probe=mxnet_gpu_works) -> Choice:
     return Choice("mxnet", gpu, "GPU 0 ran a test kernel")
 
 
-def pick(prefer_gpu: bool = True, verbose: bool = True) -> Devices:
-    """Choose a device for each framework separately; print one line each when verbose."""
-    devs = Devices(torch=torch_device(prefer_gpu), mxnet=mxnet_context(prefer_gpu))
+def pick(prefer_gpu: bool = True, verbose: bool = True, restore_threads: bool = True) -> Devices:
+    """Choose a device for each framework separately; print one line each when verbose.
+
+    With ``restore_threads`` (the default) PyTorch also gets back the CPU threads that
+    ``import mxnet`` took from it (:func:`sidebyside.threads.restore`); the third line says
+    how many threads each framework computes with.
+    """
+    from . import threads
+
+    counts = threads.restore() if restore_threads else threads.current()
+    devs = Devices(torch=torch_device(prefer_gpu), mxnet=mxnet_context(prefer_gpu),
+                   threads=counts)
     if verbose:
         print(devs)
     return devs

@@ -7,6 +7,8 @@ callable several times and, unless told not to, waits for all pending work of bo
 
     >>> t = measure(lambda: mx.nd.dot(a, b), repeat=5)
     >>> print(t)                      # median 41.2 ms (best 40.8 ms, 5 runs, synced)
+    >>> print(measure(lambda: mx.nd.dot(a, b), sync_each=False))
+    median 0.0213 ms (best 0.0198 ms, 5 runs, NOT synced: launch time only)
     >>> t.median                      # seconds
 
 Timings are for reading, never for asserting: they depend on the machine and its load.
@@ -63,12 +65,37 @@ def sync(*arrays: Any) -> None:
                             "pass mxnet / torch / numpy arrays, or nothing to wait for all")
 
 
+def _work_kind(value: Any) -> str:
+    """'async' (MXNet arrays, CUDA tensors), 'eager' (CPU tensors, numpy, numbers) or '?'."""
+    parts = list(value) if isinstance(value, (list, tuple)) else [value]
+    if not parts:
+        return "?"
+    kinds = set()
+    for x in parts:
+        if _is_mxnet_array(x):
+            kinds.add("async")
+        elif _is_torch_tensor(x):
+            kinds.add("async" if x.device.type == "cuda" else "eager")
+        elif isinstance(x, (int, float, complex)) or type(x).__module__ == "numpy":
+            kinds.add("eager")
+        else:
+            kinds.add("?")
+    return "async" if "async" in kinds else ("eager" if kinds == {"eager"} else "?")
+
+
 @dataclass(frozen=True)
 class Timing:
-    """Wall-clock seconds of each timed run, and whether each run waited for its work."""
+    """Wall-clock seconds of each timed run, and whether each run waited for its work.
+
+    ``work`` says what the timed callable returned: ``"async"`` (MXNet arrays or CUDA
+    tensors: results that may still be computing when the call returns), ``"eager"``
+    (PyTorch CPU tensors, numpy arrays, numbers: computed before the call returned) or
+    ``"?"``. It decides what an unsynced time means.
+    """
 
     seconds: tuple[float, ...]
     synced: bool
+    work: str = "?"
 
     @property
     def median(self) -> float:
@@ -78,8 +105,19 @@ class Timing:
     def best(self) -> float:
         return min(self.seconds)
 
+    @property
+    def how(self) -> str:
+        """What the clock saw, in words."""
+        if self.synced:
+            return "synced"
+        if self.work == "eager":
+            return "not synced, but the result was computed on return: the full time"
+        if self.work == "async":
+            return "NOT synced: launch time only"
+        return "NOT synced: launch time only if the work is asynchronous"
+
     def __str__(self) -> str:
-        how = "synced" if self.synced else "NOT synced: launch time only"
+        how = self.how
         return (f"median {self.median * 1e3:.3g} ms (best {self.best * 1e3:.3g} ms, "
                 f"{len(self.seconds)} runs, {how})")
 
@@ -113,10 +151,10 @@ def measure(fn: Callable[[], Any], *, repeat: int = 5, warmup: int = 1,
     seconds = []
     for _ in range(repeat):
         start = time.perf_counter()
-        fn()
+        result = fn()
         if sync_each:
             sync()
         seconds.append(time.perf_counter() - start)
     if not sync_each:
         sync()
-    return Timing(tuple(seconds), synced=sync_each)
+    return Timing(tuple(seconds), synced=sync_each, work=_work_kind(result))
