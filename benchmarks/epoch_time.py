@@ -9,7 +9,9 @@ data pipeline in the loop and once over batches already in memory.
 
     SIDEBYSIDE_DATASET=fashion-mnist .venv/bin/python benchmarks/epoch_time.py --workers 0 2
 
-Timings depend on the machine and its load: run it on an idle machine, and more than once.
+Both frameworks compute with the same number of threads, MXNet's (half the CPUs unless
+``MXNET_OMP_MAX_THREADS`` is set; see ``sidebyside.threads``), printed first. Timings depend on
+the machine and its load: run it on an idle machine, and more than once.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ from mxnet import autograd, gluon
 from mxnet.gluon.data.vision import transforms as mx_transforms
 from torchvision import transforms as pt_transforms
 
-from sidebyside import data, devices, seeding, timing
+from sidebyside import data, devices, seeding, threads, timing
 
 BATCH, LR = 128, 0.1
 
@@ -84,10 +86,16 @@ def main(argv=None):
     mx_set = data.gluon_dataset(train=True).transform_first(mx_transforms.Compose(
         [mx_transforms.ToTensor(), mx_transforms.Normalize(mean, std)]))
     print(f"dataset {name}, {len(pt_set)} images, batch {BATCH}; "
-          f"torch {torch.__version__} (threads {torch.get_num_threads()}), "
-          f"mxnet {mx.__version__}")
+          f"torch {torch.__version__}, mxnet {mx.__version__}")
 
-    for workers in args.workers:
+    # Both frameworks on MXNet's thread count (set MXNET_OMP_MAX_THREADS=n to change it)
+    with threads.matched() as counts:
+        print(counts)
+        run(args.workers, pt_set, mx_set, ctx, pt_dev)
+
+
+def run(workers_list, pt_set, mx_set, ctx, pt_dev):
+    for workers in workers_list:
         pt_loader = torch.utils.data.DataLoader(pt_set, batch_size=BATCH, shuffle=True,
                                                 num_workers=workers)
         mx_loader = gluon.data.DataLoader(mx_set, batch_size=BATCH, shuffle=True,
@@ -99,6 +107,7 @@ def main(argv=None):
               f"PyTorch/Gluon = {t_pt / done:.2f}")
 
     in_memory = list(itertools.islice(gluon.data.DataLoader(mx_set, batch_size=BATCH), 100))
+    mx_loader = gluon.data.DataLoader(mx_set, batch_size=BATCH)
     steps = list(itertools.islice(itertools.cycle(in_memory), len(mx_loader)))
     returned, done = gluon_epoch(steps, ctx, pt_dev)
     print(f"Gluon arithmetic only ({len(steps)} steps over batches in memory): returned "

@@ -895,9 +895,9 @@ image_root.cleanup()
 # to `drop_last`, and adds `'rollover'`; the sampler argument difference (dataset against
 # length) is right; every dataset class and module the seed names exists.
 #
-# Run time: 19–34 s for the whole notebook, kernel start included, on this machine's 2 CPU
-# cores while other jobs kept them busy (load average 3–5); the imports take the largest
-# share, the `spawn` worker of section 7 about 4 s.
+# Run time: about 15 s for the whole notebook, kernel start included — measured with
+# `make notebooks` on a two-vCPU AMD EPYC virtual machine, otherwise idle, on 2026-11-30;
+# the imports take the largest share.
 #
 # ## Exercises
 #

@@ -35,7 +35,7 @@ import torch
 from mxnet import autograd, gluon, nd
 from torch.autograd import Variable
 
-from sidebyside import compare, devices, errors, seeding, timing, transfer
+from sidebyside import compare, devices, errors, seeding, threads, timing, transfer
 
 seeding.seed_everything(0)
 devs = devices.pick()
@@ -865,14 +865,16 @@ print(f"the product existed after {done_after * 1e3:8.3f} ms")
 
 # %% tags=["nbval-ignore-output"]
 pt_big = torch.tensor(big.asnumpy(), device=pt_dev)
-timings = {
-    "mxnet nd.dot, not synced": timing.measure(lambda: nd.dot(big, big),
-                                               sync_each=False, repeat=3),
-    "mxnet nd.dot, synced": timing.measure(lambda: nd.dot(big, big), repeat=3),
-    "torch @, not synced": timing.measure(lambda: pt_big @ pt_big,
-                                          sync_each=False, repeat=3),
-    "torch @, synced": timing.measure(lambda: pt_big @ pt_big, repeat=3),
-}
+with threads.matched() as same_threads:     # both on MXNet's thread count: notebook 1 §3
+    timings = {
+        "mxnet nd.dot, not synced": timing.measure(lambda: nd.dot(big, big),
+                                                   sync_each=False, repeat=3),
+        "mxnet nd.dot, synced": timing.measure(lambda: nd.dot(big, big), repeat=3),
+        "torch @, not synced": timing.measure(lambda: pt_big @ pt_big,
+                                              sync_each=False, repeat=3),
+        "torch @, synced": timing.measure(lambda: pt_big @ pt_big, repeat=3),
+    }
+print(same_threads)
 for label, t in timings.items():
     print(f"{label:26} {t}")
 
@@ -964,26 +966,10 @@ torch.arange(5)[torch.tensor([7])]
 # Which errors wait? A survey of a few invalid calls: where each one is raised, if at all
 # (some out-of-range indices are clipped silently instead). And an error is reported
 # **once**: a second read of the same array returns without complaint, holding values nobody
-# computed.
+# computed. (`sidebyside.errors.where_raised` makes the call, waits for its result, and reads
+# it a second time.)
 
 # %%
-def where_it_fails(make):
-    try:
-        out = make()
-    except Exception as exc:  # noqa: BLE001 - MXNetError, or IndexError for indices
-        return "at the call", type(exc).__name__
-    try:
-        out.wait_to_read()
-    except Exception as exc:  # noqa: BLE001
-        try:
-            out.asnumpy()                            # read the same array again
-            again = "silent"
-        except Exception:  # noqa: BLE001
-            again = "raises again"
-        return "at the sync point", f"{type(exc).__name__}; 2nd read {again}"
-    return "never", "no error"
-
-
 INVALID = {
     "dot, shapes (2,3)·(2,3)": lambda: nd.dot(nd.ones((2, 3)), nd.ones((2, 3))),
     "take index 7 of 5, mode='raise'":
@@ -1000,9 +986,10 @@ INVALID = {
                              input_dim=3, output_dim=2),
     "one_hot index 7 of 3": lambda: nd.one_hot(nd.array([7]), 3),
 }
-late_rows = [dict(zip(("invalid call", "raised", "as"),
-                      (name, *where_it_fails(make))))
-             for name, make in INVALID.items()]
+surfaced = {name: errors.where_raised(make) for name, make in INVALID.items()}
+late_rows = [{"invalid call": name, "raised": s.where,
+              "as": s.failure.type if s.failure else "no error",
+              "2nd read": s.second_read or ""} for name, s in surfaced.items()]
 show(late_rows)
 
 # %%
@@ -1013,8 +1000,8 @@ for name in ("take index 7 of 5, mode='raise'", "mx.np fancy index 7 of 5",
              "linalg.inverse of zeros"):
     assert raised[name] == "at the sync point", name
 assert raised["Embedding index 7 of 3"] == raised["one_hot index 7 of 3"] == "never"
-assert all(r["as"].endswith("2nd read silent") for r in late_rows
-           if r["raised"] == "at the sync point")
+assert all(s.second_read == "silent" for s in surfaced.values()
+           if s.where == "at the sync point")
 
 # %% [markdown]
 # `metric.update()` is one of those sync points (it calls `asnumpy()`), which is why a

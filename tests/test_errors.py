@@ -92,3 +92,16 @@ def test_gluon_dataloader_noise_is_captured(monkeypatch):
     assert failure.brief == ("ValueError",
                              "batch_size must be specified unless batch_sampler is specified")
     assert "has no attribute '_worker_pool'" in failure.stderr
+
+
+def test_where_raised_tells_call_sync_point_and_never():
+    from mxnet import nd
+
+    at_call = errors.where_raised(lambda: nd.dot(nd.ones((2, 3)), nd.ones((2, 3))))
+    assert at_call.where == "at the call" and at_call.failure.type == "MXNetError"
+    late = errors.where_raised(lambda: nd.take(nd.arange(5), nd.array([7]), mode="raise"))
+    assert (late.where, late.second_read) == ("at the sync point", "silent")
+    assert late.failure.reason == "take operator contains indices out of bound"
+    assert str(late) == "at the sync point: MXNetError; 2nd read silent"
+    fine = errors.where_raised(lambda: nd.ones((2,)) * 2)
+    assert fine.where == "never" and fine.failure is None and str(fine) == "never: no error"

@@ -7,6 +7,9 @@ the real traceback), and once caught, so that a check can assert on it::
     >>> failure.type, failure.line
     ('MXNetError', 'Invalid context string 3')
 
+:func:`where_raised` asks the question MXNet's lazy engine raises: is an error raised by the
+call itself, only when the result is waited for, or never?
+
 MXNet's messages start with a C++ traceback banner (``Traceback …``, ``File "…/base.h"``)
 and repeat the class name (``MXNetError: …``); :attr:`Failure.message` drops both, so the
 first line is what went wrong. :attr:`Failure.reason` is the gist of that line: the part
@@ -20,7 +23,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Failure", "catch"]
+__all__ = ["Failure", "catch", "Surfaced", "where_raised"]
 
 _BANNER = re.compile(r'^(Traceback \(most recent call last\):|\s+File ".*", line \d+)')
 
@@ -94,3 +97,41 @@ def catch(fn: Callable[..., Any], *args, expect: type[BaseException] | tuple = E
     names = (expect.__name__ if isinstance(expect, type)
              else " or ".join(e.__name__ for e in expect))
     raise AssertionError(f"expected {names}, but the call returned {shown}")
+
+
+@dataclass(frozen=True)
+class Surfaced:
+    """Where an MXNet call's error surfaced, and what a second read of the result did."""
+
+    where: str                       # "at the call", "at the sync point" or "never"
+    failure: Failure | None = None   # the error, when there was one
+    second_read: str | None = None   # after a sync-point error: "silent" or "raises again"
+
+    def __str__(self) -> str:
+        if self.failure is None:
+            return f"{self.where}: no error"
+        again = f"; 2nd read {self.second_read}" if self.second_read else ""
+        return f"{self.where}: {self.failure.type}{again}"
+
+
+def where_raised(make: Callable[[], Any]) -> Surfaced:
+    """Call ``make()``, then wait for the array it returns (``wait_to_read()``).
+
+    An MXNet operator can fail when it is called (shape checks) or only when the engine runs
+    it (value checks): then the error is raised at the first sync point, and a second read
+    of the same array returns without complaint. This says which, for one call.
+    """
+    try:
+        out = make()
+    except Exception as exc:  # noqa: BLE001 - MXNetError, or IndexError for indices
+        return Surfaced("at the call", Failure(type(exc).__name__, _clean(exc)))
+    try:
+        out.wait_to_read()
+    except Exception as exc:  # noqa: BLE001
+        try:
+            out.asnumpy()                      # read the same array again
+            again = "silent"
+        except Exception:  # noqa: BLE001
+            again = "raises again"
+        return Surfaced("at the sync point", Failure(type(exc).__name__, _clean(exc)), again)
+    return Surfaced("never")
