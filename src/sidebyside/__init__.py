@@ -14,7 +14,8 @@ One job per module:
 - :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
 - :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
-- :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work.
+- :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work;
+- :mod:`sidebyside.launch`    — distributed runs here (MXNet parameter server, torchrun) that clean up.
 
 Nothing heavy is imported here, so ``import sidebyside.envreport`` works (and explains the
 fix) even when ``import mxnet`` itself is broken.
