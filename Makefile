@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP_VERSION := 26.3
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+PROTOBUF_PROBES := 4.25.8 5.29.6 6.31.1 6.32.0 7.36.2
 
 .PHONY: all setup test portability book notebooks sync clean
 
@@ -23,6 +24,10 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==$(PIP_VERSION)
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@# protobuf releases that notebook 11 tries mxboard with (downloaded, not installed)
+	for v in $(PROTOBUF_PROBES); do \
+	  $(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: \
+	    --dest $(VENV)/protobuf-wheels protobuf==$$v || exit 1; done
 	@touch $@
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build

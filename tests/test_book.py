@@ -36,7 +36,9 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
         assert f"notebooks/{nb_path.stem}.html" in pages
         # every stored output is on the page: one output block per code cell that has one
         nb = nbformat.read(nb_path, as_version=4)
-        with_output = sum(1 for c in nb.cells if c.cell_type == "code" and c.outputs)
+        hidden = {"remove-output", "remove-cell"}     # jupyter-book leaves these out
+        with_output = sum(1 for c in nb.cells if c.cell_type == "code" and c.outputs
+                          and not hidden & set(c.metadata.get("tags", [])))
         page = (html / "notebooks" / f"{nb_path.stem}.html").read_text()
         assert page.count('<div class="cell_output docutils container">') == with_output, \
             nb_path.name

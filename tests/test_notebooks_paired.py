@@ -157,3 +157,28 @@ def test_compared_outputs_hold_no_computed_floats(path):
         if floats:
             offenders[f"code cell {n}: {cell.source.splitlines()[-1][:60]}"] = floats[:5]
     assert not offenders, offenders
+
+
+MACHINE_PATH = re.compile(r"(/home/|/root/|/tmp/|/work/|/usr/|site-packages|ipykernel_\d+)")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_outputs_hold_no_paths_of_this_machine(path):
+    """A compared output with a path (a warning's file name, a temporary folder) fails on any
+    other machine; a stored traceback with one shows the build machine's layout to readers
+    (`make notebooks` trims those: tools/trim_tracebacks.py)."""
+    nb = nbformat.read(path, as_version=4)
+    offenders = []
+    for n, cell in enumerate((c for c in nb.cells if c.cell_type == "code"), start=1):
+        compared = "nbval-ignore-output" not in cell.metadata.get("tags", [])
+        for out in cell.outputs:
+            if out.output_type == "error":
+                texts = out.traceback
+            elif out.output_type == "stream":
+                texts = [out.text] if compared else []
+            else:
+                texts = [out.get("data", {}).get("text/plain", "")] if compared else []
+            hits = [m.group(0) for t in texts for m in [MACHINE_PATH.search(t)] if m]
+            if hits:
+                offenders.append((n, out.output_type, hits[0]))
+    assert not offenders, offenders

@@ -15,6 +15,7 @@ One job per module:
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
 - :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
 - :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work;
+- :mod:`sidebyside.board`     — TensorBoard: read both frameworks' event files, serve them;
 - :mod:`sidebyside.launch`    — distributed runs here (MXNet parameter server, torchrun) that clean up.
 
 Nothing heavy is imported here, so ``import sidebyside.envreport`` works (and explains the

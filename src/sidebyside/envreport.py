@@ -20,6 +20,8 @@ PACKAGES = {
     "protobuf": "google.protobuf",
     "mxboard": "mxboard",
     "tensorboard": "tensorboard",
+    "tensorboardX": "tensorboardX",
+    "torchmetrics": "torchmetrics",
 }
 
 SUPPORTED_PYTHON = (3, 11)
