@@ -573,8 +573,8 @@ assert not [p for p in psutil.process_iter(["cmdline"])
 runs = [*mx_runs.values(), float64_run, torch_run, compression_failure.exception.run]
 alive = [pid for run in runs for pid in run.pids
          if psutil.pid_exists(pid) and psutil.Process(pid).status() != psutil.STATUS_ZOMBIE]
-assert alive == []
-f"{sum(len(run.pids) for run in runs)} processes started, none left"
+assert alive == [] and all(run.pids for run in runs)
+"every process these runs started is gone"
 
 # %% [markdown]
 # **On several machines** the same roles run on different hosts: the scheduler's address in
