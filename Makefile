@@ -5,7 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP_VERSION := 26.3
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
-PROTOBUF_PROBES := 4.25.8 5.29.6 6.31.1 6.32.0 7.36.2
+PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.32.0 \
+                protobuf==7.36.2 onnx==1.19.0
 
 .PHONY: all setup test portability book notebooks sync clean
 
@@ -24,10 +25,11 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip==$(PIP_VERSION)
 	$(BIN)/python -m pip install --quiet -r requirements.txt
-	@# protobuf releases that notebook 11 tries mxboard with (downloaded, not installed)
-	for v in $(PROTOBUF_PROBES); do \
+	@# releases that notebooks 11 and 13 try mxboard and MXNet's ONNX exporter with
+	@# (downloaded, not installed)
+	for w in $(PROBE_WHEELS); do \
 	  $(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: \
-	    --dest $(VENV)/protobuf-wheels protobuf==$$v || exit 1; done
+	    --dest $(VENV)/probe-wheels $$w || exit 1; done
 	@touch $@
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build

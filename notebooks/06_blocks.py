@@ -501,8 +501,19 @@ mx_bn = gluon.nn.BatchNorm()                 # momentum=0.9
 mx_bn_literal = gluon.nn.BatchNorm(momentum=0.1)
 for bn in (mx_bn, mx_bn_literal):
     bn.initialize(ctx=mx.cpu())
-    transfer.torch_to_gluon(pt_bn, bn)
+transfer.torch_to_gluon(pt_bn, mx_bn)
+literal_refused = errors.catch(transfer.torch_to_gluon, pt_bn, mx_bn_literal)
+transfer.torch_to_gluon(pt_bn, mx_bn_literal, check_hparams=False)   # on purpose, below
 mx_bn, mx_bn_literal
+
+# %% [markdown]
+# `sidebyside.transfer` checks the layers' hyper-parameters too, and refuses the literal
+# port: PyTorch's `momentum=0.1` corresponds to Gluon's 0.9. (`check_hparams=False` copies
+# anyway, as done here to show what the literal port does.)
+
+# %%
+assert literal_refused.type == "ArchitectureMismatch" and "momentum" in literal_refused.line
+literal_refused.line[literal_refused.line.index("momentum"):][:90]
 
 # %% [markdown]
 # Training mode in PyTorch is `train()`; Gluon's is `autograd.record()`:

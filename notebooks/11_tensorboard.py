@@ -383,8 +383,8 @@ assert habits["histogram_summary converts with asnumpy"]
 # writing one scalar, with the default implementation and with the Python one:
 
 # %%
-wheels = sorted((Path(sys.prefix) / "protobuf-wheels").glob("protobuf-*.whl"))
-assert wheels, "no protobuf wheels in .venv/protobuf-wheels: run `make setup`"
+wheels = sorted((Path(sys.prefix) / "probe-wheels").glob("protobuf-*.whl"))
+assert wheels, "no protobuf wheels in .venv/probe-wheels: run `make setup`"
 PROBE = ("import mxboard, tempfile; w = mxboard.SummaryWriter(tempfile.mkdtemp()); "
          "w.add_scalar('x', 1.0, 0); w.close()")
 

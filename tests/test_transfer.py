@@ -1,6 +1,8 @@
 """Weight copy between PyTorch and Gluon: outputs agree, mismatches name the layer."""
 
+import copy
 import warnings
+import zlib
 
 import mxnet as mx
 import numpy as np
@@ -432,3 +434,379 @@ def test_gluon_to_torch_checks_dtypes_too():
         g.weight.set_data(g.weight.data() + 1e-12)
     transfer.gluon_to_torch(g, pt)
     np.testing.assert_array_equal(pt.weight.detach().numpy(), g.weight.data().asnumpy())
+
+
+# --- every kind, both directions, the same outputs -----------------------------------------
+
+from mxnet import autograd  # noqa: E402
+from mxnet.gluon import rnn as grnn  # noqa: E402
+
+# name -> (PyTorch layer, Gluon layer with every shape given, input shape or ('ids', shape))
+KINDS = {
+    "dense": (lambda: torch.nn.Linear(5, 3), lambda: gnn.Dense(3, in_units=5), (2, 5)),
+    "dense_no_bias": (lambda: torch.nn.Linear(5, 3, bias=False),
+                      lambda: gnn.Dense(3, use_bias=False, in_units=5), (2, 5)),
+    "conv1d": (lambda: torch.nn.Conv1d(2, 3, 3, stride=2, padding=1),
+               lambda: gnn.Conv1D(3, 3, strides=2, padding=1, in_channels=2), (2, 2, 9)),
+    "conv2d": (lambda: torch.nn.Conv2d(2, 3, (3, 2), padding=(1, 0), dilation=(1, 2)),
+               lambda: gnn.Conv2D(3, (3, 2), padding=(1, 0), dilation=(1, 2), in_channels=2),
+               (2, 2, 7, 7)),
+    "conv2d_groups": (lambda: torch.nn.Conv2d(4, 6, 3, groups=2, padding="same"),
+                      lambda: gnn.Conv2D(6, 3, groups=2, padding=1, in_channels=4),
+                      (2, 4, 5, 5)),
+    "conv3d": (lambda: torch.nn.Conv3d(2, 3, 3, bias=False),
+               lambda: gnn.Conv3D(3, 3, use_bias=False, in_channels=2), (2, 2, 5, 4, 5)),
+    "batchnorm1d": (lambda: torch.nn.BatchNorm1d(3), lambda: gnn.BatchNorm(in_channels=3),
+                    (6, 3)),
+    "batchnorm1d_seq": (lambda: torch.nn.BatchNorm1d(3), lambda: gnn.BatchNorm(in_channels=3),
+                        (4, 3, 5)),
+    "batchnorm2d": (lambda: torch.nn.BatchNorm2d(3, eps=1e-3, momentum=0.01),
+                    lambda: gnn.BatchNorm(epsilon=1e-3, momentum=0.99, in_channels=3),
+                    (4, 3, 5, 5)),
+    "batchnorm3d": (lambda: torch.nn.BatchNorm3d(3), lambda: gnn.BatchNorm(in_channels=3),
+                    (2, 3, 3, 4, 3)),
+    "batchnorm2d_no_affine": (lambda: torch.nn.BatchNorm2d(3, affine=False),
+                              lambda: gnn.BatchNorm(scale=False, center=False, in_channels=3),
+                              (4, 3, 5, 5)),
+    "batchnorm2d_no_bias": (lambda: torch.nn.BatchNorm2d(3, bias=False),
+                            lambda: gnn.BatchNorm(center=False, in_channels=3), (4, 3, 5, 5)),
+    "layernorm": (lambda: torch.nn.LayerNorm(6, eps=1e-6),
+                  lambda: gnn.LayerNorm(epsilon=1e-6, in_channels=6), (2, 4, 6)),
+    "layernorm_no_bias": (lambda: torch.nn.LayerNorm(6, bias=False),
+                          lambda: gnn.LayerNorm(center=False, in_channels=6), (2, 4, 6)),
+    "embedding": (lambda: torch.nn.Embedding(10, 4), lambda: gnn.Embedding(10, 4),
+                  ("ids", (2, 5))),
+}
+for _kind, _t, _g in (("lstm", torch.nn.LSTM, grnn.LSTM), ("gru", torch.nn.GRU, grnn.GRU),
+                      ("rnn_tanh", torch.nn.RNN, grnn.RNN), ("rnn_relu", torch.nn.RNN, grnn.RNN)):
+    for _layers in (1, 2):
+        for _bi in (False, True):
+            _tk = {"nonlinearity": _kind[4:]} if _kind.startswith("rnn") else {}
+            _gk = {"activation": _kind[4:]} if _kind.startswith("rnn") else {}
+            KINDS[f"{_kind}_{_layers}layer{'_bi' if _bi else ''}"] = (
+                lambda _t=_t, _l=_layers, _b=_bi, _k=_tk: _t(3, 4, num_layers=_l,
+                                                              bidirectional=_b, **_k),
+                lambda _g=_g, _l=_layers, _b=_bi, _k=_gk: _g(4, num_layers=_l, bidirectional=_b,
+                                                              input_size=3, **_k),
+                (5, 2, 3))
+KINDS["lstm_batch_first"] = (lambda: torch.nn.LSTM(3, 4, batch_first=True, num_layers=2),
+                             lambda: grnn.LSTM(4, num_layers=2, layout="NTC", input_size=3),
+                             (2, 5, 3))
+KINDS["gru_dropout"] = (lambda: torch.nn.GRU(3, 4, num_layers=2, dropout=0.3),
+                        lambda: grnn.GRU(4, num_layers=2, dropout=0.3, input_size=3),
+                        (5, 2, 3))
+
+
+def _randomise_torch(net, rng):
+    with torch.no_grad():
+        for name, t in list(net.named_parameters()) + list(net.named_buffers()):
+            if t.is_floating_point():
+                value = rng.uniform(0.5, 2.0, t.shape) if name.endswith("running_var") else \
+                    rng.standard_normal(t.shape)
+                t.copy_(torch.from_numpy(value))
+
+
+def _randomise_gluon(net, rng):
+    for name, p in net.collect_params().items():
+        value = rng.uniform(0.5, 2.0, p.shape) if name.endswith("running_var") else \
+            rng.standard_normal(p.shape)
+        p.set_data(mx.nd.array(value, dtype=p.dtype))
+
+
+def _is_rnn(layer):
+    return isinstance(layer, torch.nn.RNNBase)
+
+
+def _run_both(pt, g, case, dtype, train=False, rng=None):
+    """Both layers' outputs (and, for recurrent layers, final states from random initial
+    states) as lists of numpy arrays."""
+    rng = rng or np.random.default_rng(7)
+    shape = KINDS[case][2]
+    if shape[0] == "ids":
+        x = rng.integers(0, 10, shape[1])
+        pt_x, mx_x = torch.from_numpy(x), mx.nd.array(x, dtype=dtype)
+    else:
+        x = rng.standard_normal(shape).astype(dtype)
+        pt_x, mx_x = torch.from_numpy(x), mx.nd.array(x, dtype=dtype)
+    pt.train(train)
+    if _is_rnn(pt):
+        n_states = 2 if isinstance(pt, torch.nn.LSTM) else 1
+        batch = shape[0] if pt.batch_first else shape[1]
+        states = [rng.standard_normal((pt.num_layers * (2 if pt.bidirectional else 1), batch,
+                                       pt.hidden_size)).astype(dtype) for _ in range(n_states)]
+        pt_s = tuple(torch.from_numpy(s) for s in states)
+        with torch.no_grad():
+            out, hidden = pt(pt_x, pt_s if n_states == 2 else pt_s[0])
+        pt_out = [out] + list(hidden if n_states == 2 else [hidden])
+        g_res = g(mx_x, [mx.nd.array(s, dtype=dtype) for s in states])
+        mx_out = [g_res[0]] + list(g_res[1])
+    else:
+        with torch.no_grad():
+            pt_out = [pt(pt_x)]
+        if train:
+            with autograd.record(train_mode=True):
+                mx_out = [g(mx_x)]
+        else:
+            mx_out = [g(mx_x)]
+    return [t.detach().numpy() for t in pt_out], [a.asnumpy() for a in mx_out]
+
+
+def _assert_same_outputs(pt_out, mx_out, dtype, tol=None):
+    tol = tol or (1e-12 if dtype == "float64" else 1e-5)
+    assert len(pt_out) == len(mx_out)
+    for a, b in zip(pt_out, mx_out):
+        assert a.shape == b.shape and a.dtype == b.dtype == np.dtype(dtype)
+        np.testing.assert_allclose(b, a, rtol=tol, atol=tol)
+
+
+def _fresh(case, dtype):
+    pt = KINDS[case][0]().to(getattr(torch, dtype))
+    g = KINDS[case][1]()
+    g.cast(dtype)
+    g.initialize()
+    return pt, g
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("direction", ["torch_to_gluon", "gluon_to_torch"])
+@pytest.mark.parametrize("case", sorted(KINDS))
+def test_every_kind_gives_the_same_outputs(case, direction, dtype):
+    rng = np.random.default_rng(zlib.crc32(f"{case} {direction} {dtype}".encode()))
+    pt, g = _fresh(case, dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        if direction == "torch_to_gluon":
+            _randomise_torch(pt, rng)
+            pairs = transfer.torch_to_gluon(pt, g)
+        else:
+            _randomise_gluon(g, rng)
+            if "no_affine" in case or "no_bias" in case and "norm" in case:   # center=False
+                g.beta.set_data(mx.nd.zeros(g.beta.shape, dtype=dtype))  # what PyTorch can hold
+            pairs = transfer.gluon_to_torch(g, pt)
+    assert len(pairs) == 1
+    # MXNet's CPU kernel for activation='relu' is not float64-accurate: against a numpy
+    # reference Gluon is ~1e-6 off after 5 steps, PyTorch ~1e-14 (its 'tanh' kernel, copied
+    # the same way, agrees with PyTorch to ~1e-16)
+    tol = 1e-5 if case.startswith("rnn_relu") else None
+    _assert_same_outputs(*_run_both(pt, g, case, dtype), dtype, tol)
+    if "batchnorm" in case:   # training mode: the batch's statistics, and γ, β
+        _assert_same_outputs(*_run_both(pt, g, case, dtype, train=True), dtype)
+
+
+def test_gluon_constants_for_a_torch_batchnorm_without_affine():
+    pt, g = _fresh("batchnorm2d_no_affine", "float32")
+    g.gamma.set_data(mx.nd.full((3,), 2.0))
+    g.beta.set_data(mx.nd.full((3,), 0.5))
+    transfer.torch_to_gluon(pt, g)
+    np.testing.assert_array_equal(g.beta.data().asnumpy(), np.zeros(3))    # PyTorch's β
+    np.testing.assert_array_equal(g.gamma.data().asnumpy(), np.ones(3))
+    g.beta.set_data(mx.nd.full((3,), 0.5))            # a β that PyTorch cannot hold
+    before = pt.running_mean.clone()
+    g.running_mean.set_data(mx.nd.full((3,), 9.0))
+    with pytest.raises(transfer.ArchitectureMismatch,
+                       match=r"Gluon's β is not 0 .*PyTorch has no 'bias', Gluon "
+                             r"scale=False, center=False"):
+        transfer.gluon_to_torch(g, pt)
+    assert torch.equal(pt.running_mean, before)
+
+
+@pytest.mark.parametrize("rnn_kind, gates", [("lstm", 4), ("gru", 3)])
+def test_the_gate_order_matters_and_is_the_same(rnn_kind, gates):
+    # copying as is gives the same outputs (above); swapping two gates' blocks does not,
+    # so the check would notice a permutation
+    case = f"{rnn_kind}_1layer"
+    pt, g = _fresh(case, "float64")
+    _randomise_torch(pt, np.random.default_rng(0))
+    transfer.torch_to_gluon(pt, g)
+    w = g.l0_i2h_weight.data().asnumpy()
+    h = pt.hidden_size
+    swapped = np.concatenate([w[h:2 * h], w[:h], w[2 * h:]])
+    g.l0_i2h_weight.set_data(mx.nd.array(swapped, dtype="float64"))
+    pt_out, mx_out = _run_both(pt, g, case, "float64")
+    assert np.abs(pt_out[0] - mx_out[0]).max() > 1e-2
+
+
+def test_deferred_gluon_recurrent_layer_takes_its_input_size_from_torch():
+    pt = torch.nn.GRU(3, 4, bidirectional=True)
+    g = grnn.GRU(4, bidirectional=True)     # input size unknown until the first forward
+    g.initialize()
+    assert g.l0_i2h_weight.shape == (12, 0)
+    transfer.torch_to_gluon(pt, g)
+    assert g.r0_i2h_weight.data().shape == (12, 3)
+    x = np.random.default_rng(1).standard_normal((5, 2, 3)).astype(np.float32)
+    np.testing.assert_allclose(g(mx.nd.array(x)).asnumpy(),
+                               pt(torch.from_numpy(x))[0].detach().numpy(), rtol=1e-5,
+                               atol=1e-6)
+
+
+# --- settings that differ: refused, nothing copied -----------------------------------------
+
+class _Pair(torch.nn.Module):
+    """A Linear that copies fine, then the layer under test."""
+
+    def __init__(self, layer):
+        super().__init__()
+        self.a = torch.nn.Linear(2, 2)
+        self.b = layer
+
+
+def _gluon_pair(layer):
+    net = gnn.Sequential()
+    net.add(gnn.Dense(2, in_units=2), layer)
+    net.initialize()
+    return net
+
+
+def _gluon_values(net):
+    return {n: p.data().asnumpy().copy() for n, p in net.collect_params().items()
+            if p._data is not None}
+
+
+def _assert_refused_both_ways(pt_layer, g_layer, match, check_hparams=True):
+    pt, g = _Pair(pt_layer), _gluon_pair(g_layer)
+    before_g, before_pt = _gluon_values(g), copy.deepcopy(pt.state_dict())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", transfer.PairingWarning)
+        with pytest.raises(transfer.ArchitectureMismatch, match=match):
+            transfer.torch_to_gluon(pt, g, by="order", check_hparams=check_hparams)
+        with pytest.raises(transfer.ArchitectureMismatch, match=match):
+            transfer.gluon_to_torch(g, pt, by="order", check_hparams=check_hparams)
+        with pytest.raises(transfer.ArchitectureMismatch, match=match):
+            transfer.pair_layers(pt, g, by="order", check_hparams=check_hparams)
+    for name, value in _gluon_values(g).items():
+        np.testing.assert_array_equal(value, before_g[name])
+    for name, value in pt.state_dict().items():
+        assert torch.equal(value, before_pt[name])
+
+
+_BOTH = r"PyTorch 'b' \({}\) / Gluon '1' \({}\): "
+
+REFUSED_SETTINGS = {
+    # hyper-parameters
+    "bn eps": (lambda: torch.nn.BatchNorm2d(3), lambda: gnn.BatchNorm(epsilon=1e-3,
+                                                                      in_channels=3),
+               _BOTH.format("BatchNorm2d", "BatchNorm")
+               + r"eps differs: PyTorch eps=1e-05, Gluon epsilon=0.001\. .*check_hparams=False"),
+    "bn momentum written literally": (
+        lambda: torch.nn.BatchNorm2d(3, momentum=0.1),
+        lambda: gnn.BatchNorm(momentum=0.1, in_channels=3),
+        r"momentum does not correspond: PyTorch momentum=0.1 \(that is Gluon momentum=0.9.*"
+        r"Gluon momentum=0.1\. Training would update the running statistics differently"),
+    "bn momentum None": (lambda: torch.nn.BatchNorm1d(3, momentum=None),
+                         lambda: gnn.BatchNorm(in_channels=3),
+                         r"momentum=None \(a cumulative average\), Gluon momentum=0.9"),
+    "bn use_global_stats": (lambda: torch.nn.BatchNorm1d(3),
+                            lambda: gnn.BatchNorm(use_global_stats=True, in_channels=3),
+                            r"Gluon use_global_stats=True"),
+    "bn channels last": (lambda: torch.nn.BatchNorm2d(3),
+                         lambda: gnn.BatchNorm(axis=3, in_channels=3),
+                         r"channel axis: PyTorch axis 1, Gluon axis=3"),
+    "ln eps": (lambda: torch.nn.LayerNorm(3), lambda: gnn.LayerNorm(epsilon=1e-6,
+                                                                     in_channels=3),
+               r"eps differs: PyTorch eps=1e-05, Gluon epsilon=1e-06"),
+    "ln axis": (lambda: torch.nn.LayerNorm(3), lambda: gnn.LayerNorm(axis=1, in_channels=3),
+                r"normalised axis: PyTorch the last axis, Gluon axis=1"),
+    "conv stride": (lambda: torch.nn.Conv2d(2, 3, 3, stride=2),
+                    lambda: gnn.Conv2D(3, 3, in_channels=2),
+                    r"stride differs: PyTorch stride=\(2, 2\), Gluon stride=\(1, 1\)"),
+    "conv padding": (lambda: torch.nn.Conv1d(2, 3, 3, padding=1),
+                     lambda: gnn.Conv1D(3, 3, in_channels=2),
+                     r"padding differs: PyTorch padding=\(1,\), Gluon pad=\(0,\)"),
+    "conv asymmetric same": (lambda: torch.nn.Conv1d(2, 3, 4, padding="same"),
+                             lambda: gnn.Conv1D(3, 4, padding=2, in_channels=2),
+                             r"padding='same' \(asymmetric here\)"),
+    "conv padding mode": (lambda: torch.nn.Conv2d(2, 3, 3, padding=1, padding_mode="reflect"),
+                          lambda: gnn.Conv2D(3, 3, padding=1, in_channels=2),
+                          r"padding_mode='reflect'"),
+    "rnn nonlinearity default": (lambda: torch.nn.RNN(3, 4), lambda: grnn.RNN(4, input_size=3),
+                                 r"nonlinearity differs: PyTorch nonlinearity='tanh', Gluon "
+                                 r"activation='relu'"),
+    "lstm batch_first": (lambda: torch.nn.LSTM(3, 4, batch_first=True),
+                         lambda: grnn.LSTM(4, input_size=3),
+                         r"layout: PyTorch batch_first=True \(that is layout='NTC'\), Gluon "
+                         r"layout='TNC'"),
+    "gru dropout": (lambda: torch.nn.GRU(3, 4, num_layers=2, dropout=0.5),
+                    lambda: grnn.GRU(4, num_layers=2, input_size=3),
+                    r"dropout differs: PyTorch dropout=0.5, Gluon dropout=0"),
+    "lstm state clipping": (lambda: torch.nn.LSTM(3, 4),
+                            lambda: grnn.LSTM(4, input_size=3, state_clip_min=-1,
+                                              state_clip_max=1),
+                            r"state clipping"),
+    "embedding max_norm": (lambda: torch.nn.Embedding(5, 2, max_norm=1.0),
+                           lambda: gnn.Embedding(5, 2), r"max_norm=1"),
+}
+REFUSED_STRUCTURE = {
+    "bn gamma on one side": (lambda: torch.nn.BatchNorm2d(3),
+                             lambda: gnn.BatchNorm(scale=False, in_channels=3),
+                             r"learned γ on one side only: PyTorch affine=True, bias=True, "
+                             r"Gluon scale=False, center=True"),
+    "bn beta on one side": (lambda: torch.nn.BatchNorm2d(3, affine=False),
+                            lambda: gnn.BatchNorm(scale=False, in_channels=3),
+                            r"learned β on one side only"),
+    "bn no running stats": (lambda: torch.nn.BatchNorm2d(3, track_running_stats=False),
+                            lambda: gnn.BatchNorm(in_channels=3),
+                            r"track_running_stats=False"),
+    "ln several dims": (lambda: torch.nn.LayerNorm((2, 3)), lambda: gnn.LayerNorm(
+        in_channels=3), r"normalized_shape=\(2, 3\)"),
+    "conv groups": (lambda: torch.nn.Conv2d(4, 4, 3, groups=2),
+                    lambda: gnn.Conv2D(4, 3, in_channels=2),
+                    r"groups differ: PyTorch groups=2, Gluon num_group=1"),
+    "channels-last convolution": (lambda: torch.nn.Conv2d(3, 4, 3),
+                                  lambda: gnn.Conv2D(4, 3, layout="NHWC", in_channels=3),
+                                  r"layout='NHWC'"),
+    "lstm proj_size": (lambda: torch.nn.LSTM(3, 4, proj_size=2),
+                       lambda: grnn.LSTM(4, input_size=3),
+                       r"projection: PyTorch proj_size=2, Gluon projection_size=None\. LSTMs "
+                       r"with a projection are not converted"),
+    "gluon projection": (lambda: torch.nn.LSTM(3, 4), lambda: grnn.LSTM(4, input_size=3,
+                                                                        projection_size=2),
+                         r"projection_size=2"),
+    "rnn without bias": (lambda: torch.nn.GRU(3, 4, bias=False), lambda: grnn.GRU(4),
+                         r"biases: PyTorch bias=False, Gluon always has biases"),
+    "rnn layers": (lambda: torch.nn.LSTM(3, 4, num_layers=2), lambda: grnn.LSTM(4),
+                   r"number of layers differs: PyTorch 2, Gluon 1"),
+    "rnn direction": (lambda: torch.nn.LSTM(3, 4, bidirectional=True), lambda: grnn.LSTM(4),
+                      r"directions differs: PyTorch 2, Gluon 1"),
+    "rnn hidden size": (lambda: torch.nn.GRU(3, 5), lambda: grnn.GRU(4),
+                        r"hidden size differs: PyTorch 5, Gluon 4"),
+    "rnn input size": (lambda: torch.nn.GRU(3, 4), lambda: grnn.GRU(4, input_size=2),
+                       r"input size differs: PyTorch input_size=3, Gluon input_size=2"),
+    "rnn kind": (lambda: torch.nn.GRU(3, 4), lambda: grnn.LSTM(4, input_size=3),
+                 r"PyTorch 'b' is GRU \(gru\) but Gluon '1' is LSTM \(lstm\)"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_SETTINGS))
+def test_differing_hyperparameters_are_refused_and_copy_nothing(case):
+    pt_layer, g_layer, match = REFUSED_SETTINGS[case]
+    _assert_refused_both_ways(pt_layer(), g_layer(), match)
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED_STRUCTURE))
+def test_differing_structure_is_refused_even_without_the_hyperparameter_check(case):
+    pt_layer, g_layer, match = REFUSED_STRUCTURE[case]
+    _assert_refused_both_ways(pt_layer(), g_layer(), match, check_hparams=False)
+
+
+def test_check_hparams_false_copies_into_a_literal_momentum_port():
+    # notebook 6's demonstration: γ and β into a Gluon BatchNorm(momentum=0.1)
+    pt = torch.nn.BatchNorm2d(3)
+    _randomise_torch(pt, np.random.default_rng(3))
+    g = gnn.BatchNorm(momentum=0.1, in_channels=3)
+    g.initialize()
+    assert transfer.torch_to_gluon(pt, g, check_hparams=False) == [("BatchNorm2d",
+                                                                    "BatchNorm")]
+    np.testing.assert_array_equal(g.gamma.data().asnumpy(), pt.weight.detach().numpy())
+
+
+def test_a_refused_layer_after_a_good_one_copies_neither():
+    pt = _Pair(torch.nn.LSTM(2, 3, batch_first=True))
+    g = gnn.Sequential()
+    g.add(gnn.Dense(2, in_units=2), grnn.LSTM(3, input_size=2))
+    g.initialize()
+    before = g[0].weight.data().asnumpy().copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", transfer.PairingWarning)
+        with pytest.raises(transfer.ArchitectureMismatch, match="batch_first=True"):
+            transfer.torch_to_gluon(pt, g)
+    np.testing.assert_array_equal(g[0].weight.data().asnumpy(), before)

@@ -12,6 +12,8 @@ One job per module:
 - :mod:`sidebyside.errors`    — run a call that must fail; keep its type and clean message;
 - :mod:`sidebyside.apimap`    — the tensor API map as data, executed and compared row by row;
 - :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
+- :mod:`sidebyside.checkpoint` — whole checkpoints for both frameworks; damaged files named, digests;
+- :mod:`sidebyside.convert`   — a ``.params`` file ⇄ a PyTorch state dict file, verified; a CLI;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
 - :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
 - :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work;
