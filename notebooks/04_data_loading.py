@@ -10,6 +10,8 @@
 #   wrong;
 # - what differs when worker processes load the data (when they start, where the batches
 #   live, how NumPy's random state reaches them), run inside this Jupyter kernel;
+# - what to write in Gluon for a training script's `loader.dataset`,
+#   `persistent_workers=True` and `pin_memory=True`;
 # - which vision datasets each side has, which can be built offline, and how
 #   `ImageFolder` and `ImageFolderDataset` read the same folder of PNG files: class order,
 #   labels, channels and pixels, compared.
@@ -27,6 +29,7 @@ import multiprocessing
 import os
 import re
 import tempfile
+import warnings
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -48,23 +51,13 @@ print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
 devs = devices.pick()
 
 # %% [markdown]
-# One small tool used below: `ids(batches)` lists the sample indices of each batch. Calls
-# that are meant to fail go through `sidebyside.errors.catch` (notebook 1): its `.brief` is
-# the error's type and first line, its `.stderr` what was written to stderr meanwhile
-# (Gluon's `DataLoader` writes something when its constructor fails — see section 2).
-
-
-# %%
-def ids(batches, col=-1):
-    """The sample ids (the last field of each batch) as lists, one per batch."""
-    return [compare.to_numpy(b[col]).tolist() for b in batches]
-
-
-# %% [markdown]
 # ## 1. Datasets that hold arrays: `TensorDataset` vs `ArrayDataset`
 #
 # The data: Fashion-MNIST's test split (MNIST when `SIDEBYSIDE_DATASET=mnist`), both
-# frameworks' own dataset classes over one copy of the files.
+# frameworks' own dataset classes over one copy of the files. Calls that are meant to fail
+# go through `sidebyside.errors.catch` (notebook 1): its `.brief` is the error's type and
+# first line, its `.stderr` what was written to stderr meanwhile (Gluon's `DataLoader`
+# writes something when its constructor fails — see section 2).
 
 # %%
 pair = data.load(train=False)
@@ -207,6 +200,11 @@ assert [int(b[2]) for b in DataLoader(pt_ds)] == list(range(10))  # shuffle=None
 # **PyTorch**
 
 # %%
+def ids(batches, col=-1):
+    """The sample ids (the last field of each batch) as lists, one per batch."""
+    return [compare.to_numpy(b[col]).tolist() for b in batches]
+
+
 def epochs(loader, n=3):
     """The sample ids of each batch, for n epochs; len(loader) before each epoch."""
     out = []
@@ -574,7 +572,102 @@ assert pt_on_device.tolist() == mx_on_device.asnumpy().tolist() == [0, 1]
 (pt_on_device.device, mx_on_device.context)
 
 # %% [markdown]
-# ## 8. The vision datasets
+# ## 8. A training script's loader: what Gluon does not have
+#
+# pytorch/examples' [`mnist/main.py`](https://github.com/pytorch/examples/blob/main/mnist/main.py)
+# chooses its device with `torch.accelerator`, and on an accelerator builds both loaders
+# with `num_workers=1, persistent_workers=True, pin_memory=True, shuffle=True`; its loops
+# print `len(train_loader.dataset)` and `len(train_loader)`. That loader over `WhoLoads`
+# (two workers, so that they can be told apart), two epochs:
+#
+# **PyTorch**
+
+# %%
+who = WhoLoads()
+with warnings.catch_warnings(record=True) as pt_pin_warnings:
+    warnings.simplefilter("always")
+    pt_loader = DataLoader(who, batch_size=2, num_workers=2, persistent_workers=True,
+                           pin_memory=True, shuffle=True)
+    pt_epochs = [list(pt_loader) for _ in range(2)]
+pt_pinned = pt_epochs[0][0][0].is_pinned()
+pt_script = {"len(loader.dataset)": len(pt_loader.dataset), "len(loader)": len(pt_loader),
+             "workers alive after the epochs": n_children(),
+             "same workers in both epochs": ({pid for _, pid, _ in rows(pt_epochs[0])}
+                                             == {pid for _, pid, _ in rows(pt_epochs[1])})}
+del pt_loader  # stops the persistent workers
+pt_script["workers after del"] = n_children()
+pt_script
+
+# %% [markdown]
+# **Gluon**: the same flags, less `persistent_workers`; and `thread_pool=True`, which
+# PyTorch does not have. Then the script's `len(train_loader.dataset)`, ported as it is.
+
+# %%
+mx_loader = gluon.data.DataLoader(who, batch_size=2, num_workers=2, pin_memory=True,
+                                  shuffle=True)
+pool = {p.pid for p in multiprocessing.active_children()}
+mx_epochs = [list(mx_loader) for _ in range(2)]
+loaded_by = {pid for epoch in mx_epochs for _, pid, _ in rows(epoch)}
+thread_loader = gluon.data.DataLoader(who, batch_size=2, num_workers=2, thread_pool=True)
+mx_script = {
+    "len(loader)": len(mx_loader),
+    "workers alive after the epochs": n_children(),
+    "both epochs loaded by the constructor's pool": (
+        loaded_by <= pool == {p.pid for p in multiprocessing.active_children()}),
+    "pin_memory=True: batches in": str(mx_epochs[0][0][0].context),
+    "thread_pool=True: loaded in this process": (
+        {pid for _, pid, _ in rows(thread_loader)} == {os.getpid()}),
+    "persistent_workers=True": errors.catch(lambda: gluon.data.DataLoader(
+        who, batch_size=2, persistent_workers=True)).brief}
+mx_script
+
+# %% tags=["raises-exception"]
+train_loader = gluon.data.DataLoader(who, batch_size=2)
+len(train_loader.dataset)
+
+# %% [markdown]
+# **Check**, and what to write instead (Gluon keeps the dataset in a private `_dataset`;
+# keep your own reference):
+#
+# | PyTorch | Gluon 1.9.1 | note |
+# |---|---|---|
+# | `len(loader.dataset)` | `len(dataset)` | no `.dataset` attribute (`AttributeError`) |
+# | `len(loader)` | `len(loader)` | batches per epoch on both sides (with `'rollover'` it changes: section 3) |
+# | `num_workers=1` | `num_workers=1` | a process pool forked in the constructor (section 7); `thread_pool=True`: threads of this process |
+# | `persistent_workers=True` | leave it out (`TypeError`) | Gluon's pool lives as long as the loader: the same processes serve every epoch |
+# | `pin_memory=True` | `pin_memory=True` (and `pin_device_id=0`) | batches in `cpu_pinned(0)`, which MXNet allocates as ordinary memory when there is no CUDA GPU ([`storage.cc`](https://github.com/apache/mxnet/blob/1.9.1/src/storage/storage.cc#L78)); PyTorch without an accelerator warns and does not pin |
+# | `prefetch_factor=2` (batches per worker) | `prefetch=` (batches in all; default `2·num_workers`) | |
+# | `shuffle=True` | `shuffle=True` | Gluon draws the order from NumPy's global state (section 5) |
+# | `torch.accelerator.is_available()`, `.current_accelerator()` | `mx.gpu(0)` if `mx.context.num_gpus() > 0`, else `mx.cpu()` | MXNet 1.9.1 may see a GPU it has no kernels for: `sidebyside.devices.pick()` runs a test kernel first ([notebook 1 §3](01_install_and_environment.ipynb)) |
+
+# %%
+no_dataset = errors.catch(lambda: train_loader.dataset).brief
+del mx_loader, thread_loader  # terminates the pool
+mx_params = inspect.signature(gluon.data.DataLoader).parameters
+assert no_dataset == ("AttributeError", "'DataLoader' object has no attribute 'dataset'")
+assert len(who) == 8
+assert pt_script == {"len(loader.dataset)": len(who), "len(loader)": 4,
+                     "workers alive after the epochs": 2,
+                     "same workers in both epochs": True, "workers after del": 0}
+assert mx_script["len(loader)"] == 4 and mx_script["workers alive after the epochs"] == 2
+assert mx_script["both epochs loaded by the constructor's pool"]
+assert mx_script["pin_memory=True: batches in"] == "cpu_pinned(0)"
+assert mx_script["thread_pool=True: loaded in this process"]
+assert mx_script["persistent_workers=True"] == (
+    "TypeError", "DataLoader.__init__() got an unexpected keyword argument "
+    "'persistent_workers'")
+assert [k for k in ("num_workers", "pin_memory", "pin_device_id", "prefetch", "thread_pool",
+                    "persistent_workers", "shuffle") if k not in mx_params] == [
+    "persistent_workers"]
+assert "2 * self._num_workers" in inspect.getsource(gluon.data.DataLoader.__init__)
+assert pt_pinned == torch.accelerator.is_available()   # no accelerator here: not pinned
+assert any("pin_memory" in str(w.message) for w in pt_pin_warnings) == (
+    not torch.accelerator.is_available())
+assert n_children() == 0
+"Gluon: no .dataset, no persistent_workers (its pool persists anyway); pin_memory exists"
+
+# %% [markdown]
+# ## 9. The vision datasets
 #
 # The seed names `torchvision.datasets.MNIST`, `CIFAR10`, `CIFAR100`, `ImageFolder` and
 # `mx.gluon.data.vision.MNIST`, `CIFAR10`, `CIFAR100`, `ImageFolderDataset` (defined in
@@ -743,7 +836,7 @@ cifar_dir.cleanup()
  "gluon CIFAR100 fine_label default": fine_default}
 
 # %% [markdown]
-# ## 9. `ImageFolder` vs `ImageFolderDataset`
+# ## 10. `ImageFolder` vs `ImageFolderDataset`
 #
 # Both read `root/<class>/<image>`. The folder below is written from the test split's own
 # samples by `sidebyside.imagefolder.write_image_folder`: the first three images of each
@@ -885,6 +978,7 @@ image_root.cleanup()
 # | random order | `RandomSampler(dataset, generator=…)` | `RandomSampler(length)`, seeded by `np.random.seed` |
 # | batches of indices | `BatchSampler(sampler, size, drop_last)` | `BatchSampler(sampler, size, last_batch='keep')` |
 # | worker processes | started per epoch, each reseeds NumPy; start method per loader (`multiprocessing_context=`) | one pool per loader (forked in the constructor), NumPy state inherited; batches in `cpu_shared(0)`; Python's default start method |
+# | a script's `loader.dataset`, `persistent_workers=True`, `pin_memory=True` | keep the dataset (`len(dataset)`); leave `persistent_workers` out (the pool persists anyway); `pin_memory=True` exists (`cpu_pinned(0)`) |
 # | vision datasets | `torchvision.datasets.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` (`download=False` default) | `gluon.data.vision.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` (always download a missing file; `CIFAR100` coarse labels unless `fine_label=True`) |
 # | image folder | `ImageFolder(root)` → PIL RGB, `classes` | `ImageFolderDataset(root, flag=1)` → `(H, W, 3)` uint8 NDArray, `synsets`; `flag=0` → 1 channel |
 # | image-only transform | `transform=` (labels: `target_transform=`) | `.transform_first(...)` |
@@ -908,5 +1002,5 @@ image_root.cleanup()
 # 3. Move `WhoLoads` into a module file next to the notebook, import it, and rerun the
 #    `spawn` cell of section 7. What does each worker print for `os.getpid()`, and how long
 #    does the first batch take compared with `fork`?
-# 4. Write a few JPEG files into the folder of section 9. Are the pixels still equal between
+# 4. Write a few JPEG files into the folder of section 10. Are the pixels still equal between
 #    the two readers? Which decoder does each side use?

@@ -6,7 +6,7 @@
 # - how a custom `gluon.Block` maps onto an `nn.Module`, how Gluon 1.x names, collects and
 #   saves parameters — and when `save_parameters()` keys match `state_dict()` keys;
 # - how each side initialises a network and one layer, and how Gluon's *default*
-#   initialisers differ from PyTorch's;
+#   initialisers differ from PyTorch's, and how to reproduce PyTorch's in Gluon;
 # - which layer defaults change the numbers when you port a network: BatchNorm momentum and
 #   variance, `Dense(flatten=True)`, channel layout, and the argument names of convolution
 #   and pooling layers.
@@ -250,20 +250,15 @@ pt_weights = {n: tuple(p.shape) for n, p in pt_net.named_parameters()
 pt_weights, sum(p.numel() for p in pt_net.parameters())
 
 # %% [markdown]
-# **Gluon**
+# **Gluon**: the regular expression goes through `re.match`, which is anchored at the
+# start of the name: `"weight"` alone selects nothing, and a prefix selects one layer
+# (thanks to `name_scope()`).
 
 # %%
 mx_weights = {n: p.shape for n, p in mx_net.collect_params(".*weight").items()}
-mx_weights, sum(p.data().size for p in mx_net.collect_params().values())
-
-# %% [markdown]
-# The regular expression goes through `re.match`, which is anchored at the start of
-# the name: `"weight"` alone selects nothing, and a prefix selects one layer (thanks to
-# `name_scope()`).
-
-# %%
-{'"weight"': list(mx_net.collect_params("weight")),
- '"gluonmlp0_dense0_.*"': list(mx_net.collect_params("gluonmlp0_dense0_.*"))}
+(mx_weights, sum(p.data().size for p in mx_net.collect_params().values()),
+ {'"weight"': list(mx_net.collect_params("weight")),
+  '"gluonmlp0_dense0_.*"': list(mx_net.collect_params("gluonmlp0_dense0_.*"))})
 
 # %%
 assert list(pt_weights.values()) == list(mx_weights.values()) == [(16, 6), (3, 16)]
@@ -419,6 +414,111 @@ for fan_in in (64, 784):
     assert not mx_default[fan_in].bias.data().asnumpy().any()
 default_init = inspect.signature(gluon.Block.initialize).parameters["init"].default
 assert type(default_init) is mx.init.Uniform and default_init.scale == 0.07
+
+# %% [markdown]
+# ### PyTorch's default, reproduced in Gluon
+#
+# A port can start from PyTorch's distribution without copying a single weight. MXNet's
+# `Xavier` draws from `U(−s, s)` with `s = √(magnitude / factor)`
+# ([`initializer.py`, line 643](https://github.com/apache/mxnet/blob/1.9.1/python/mxnet/initializer.py#L643)),
+# and `factor_type="in"` makes `factor` the fan-in: `shape[1]` times the kernel size, so
+# `in_channels·kh·kw` for a `Conv2D`, as in PyTorch. Hence `magnitude=1` gives
+# `1/√fan_in`; the default `magnitude=3` (the docstring's `√(3/n_in)`) is √3 times too
+# wide. The bias needs `Uniform(1/√fan_in)` of its own, per layer: `Dense` and `Conv2D`
+# carry `bias_initializer="zeros"`, which wins over `initialize()`'s argument, and the
+# bound needs the fan-in when the layer is built — give `in_units` / `in_channels`.
+#
+# **PyTorch**: the `Linear` with 784 inputs from above, and a 3×3 convolution with 16
+# input channels.
+
+# %%
+pt_ref = {"linear": pt_default[784], "conv": nn.Conv2d(16, 64, kernel_size=3)}
+fan_ins = {name: int(np.prod(l.weight.shape[1:])) for name, l in pt_ref.items()}
+{name: (tuple(l.weight.shape), fan_ins[name]) for name, l in pt_ref.items()}
+
+# %% [markdown]
+# **Gluon**: the same two layers with `torch_default(fan_in)`, and with two tempting
+# choices that are not PyTorch's: Gluon's default and `Xavier` at its default magnitude.
+
+# %%
+def torch_default(fan_in):
+    """Initialisers that give a Dense or Conv2D PyTorch's default draw."""
+    return {"weight_initializer": mx.init.Xavier("uniform", "in", magnitude=1),
+            "bias_initializer": mx.init.Uniform(1 / np.sqrt(fan_in))}
+
+
+def dense_and_conv(init=lambda fan_in: {}):
+    return {"linear": gluon.nn.Dense(256, in_units=784, **init(784)),
+            "conv": gluon.nn.Conv2D(64, 3, in_channels=16, **init(16 * 3 * 3))}
+
+
+mx_ref = {"torch_default": dense_and_conv(torch_default),
+          "Uniform(0.07)": dense_and_conv(),
+          "Xavier magnitude 3": dense_and_conv(
+              lambda fan_in: {"weight_initializer": mx.init.Xavier("uniform", "in")})}
+for layers in mx_ref.values():
+    for layer in layers.values():
+        layer.initialize(ctx=mx_ctx)
+{name: layer.weight.shape for name, layer in mx_ref["torch_default"].items()}
+
+# %% [markdown]
+# Each draw, measured against PyTorch's bound `b = 1/√fan_in`: the extremes, the variance
+# (`b²/3` for `U(−b, b)`), the largest bias, and the two-sample Kolmogorov–Smirnov (KS)
+# distance to PyTorch's weights — the largest gap between the two empirical distribution
+# functions, four lines of numpy (scipy is not a dependency of this project).
+#
+# **Check**, with tolerances from the sample sizes (200 704 and 9 216 weights, 256 and 64
+# biases): the extremes lie within 0.5 % of `±b` (for 9 216 draws, missing that band
+# has probability about 1e-10), the variance within 5 standard errors of `b²/3` (the
+# standard error of `var/(b²/3)` is `3·√(4/45)/√n`), the largest bias above `0.8·b`
+# (missed with probability `0.8ⁿ`), and the KS distance below its critical value at
+# α = 1e-6, `√(−ln(α/2)·(n + m)/(2nm))`. The wrong choices fail on the variance and on the
+# KS distance, and their measured variances are the ones their bounds predict:
+# `0.07²·fan_in` and 3.
+
+# %% tags=["nbval-ignore-output"]
+def ks_distance(a, b):
+    a, b = np.sort(a.ravel()), np.sort(b.ravel())
+    both = np.concatenate([a, b])
+    return np.abs(np.searchsorted(a, both, "right") / a.size
+                  - np.searchsorted(b, both, "right") / b.size).max()
+
+
+def draw_stats(name, w, bias):
+    b = 1 / np.sqrt(fan_ins[name])
+    return {"max w/b": w.max() / b, "min w/b": w.min() / b,
+            "var/(b²/3)": w.var() / (b * b / 3), "max |bias|/b": np.abs(bias).max() / b,
+            "KS": ks_distance(compare.to_numpy(pt_ref[name].weight), w)}
+
+
+init_stats = {("PyTorch", name): draw_stats(name, compare.to_numpy(l.weight),
+                                            compare.to_numpy(l.bias))
+              for name, l in pt_ref.items()}
+init_stats.update({(label, name): draw_stats(name, l.weight.data().asnumpy(),
+                                             l.bias.data().asnumpy())
+                   for label, layers in mx_ref.items() for name, l in layers.items()})
+for (label, name), s in init_stats.items():
+    print(f"{label:18} {name:6}", "  ".join(f"{k} {v:6.3f}" for k, v in s.items()))
+
+# %%
+for name, fan_in in fan_ins.items():
+    n = pt_ref[name].weight.numel()
+    var_tol = 5 * 3 * np.sqrt(4 / 45) / np.sqrt(n)
+    ks_tol = np.sqrt(-np.log(1e-6 / 2) * (n + n) / (2 * n * n))
+    for label in ("PyTorch", "torch_default"):
+        s = init_stats[label, name]
+        assert 0.995 < s["max w/b"] <= 1 + 1e-6 and -1 - 1e-6 <= s["min w/b"] < -0.995
+        assert abs(s["var/(b²/3)"] - 1) < var_tol
+        assert 0.8 < s["max |bias|/b"] <= 1 + 1e-6
+    assert init_stats["torch_default", name]["KS"] < ks_tol
+    for label, var_ratio in (("Uniform(0.07)", 0.07**2 * fan_in), ("Xavier magnitude 3", 3)):
+        s = init_stats[label, name]
+        assert abs(s["var/(b²/3)"] - var_ratio) < var_tol * var_ratio
+        assert abs(s["var/(b²/3)"] - 1) > var_tol and s["KS"] > ks_tol
+        assert s["max |bias|/b"] == 0                   # zeros: Dense's own bias init
+    assert 0.995 * np.sqrt(3) < init_stats["Xavier magnitude 3", name]["max w/b"] <= (
+        np.sqrt(3) * (1 + 1e-6))                        # s = √(magnitude / fan_in)
+"Xavier('uniform', 'in', magnitude=1) + Uniform(1/√fan_in) draw PyTorch's default"
 
 # %% [markdown]
 # ### Deferred initialisation
@@ -620,8 +720,11 @@ f"Linear vs Dense(flatten=False): max |Δ| = {diff:.1e} (tolerance 1e-6)"
 # | max pooling | `MaxPool2d(kernel_size, stride=None, padding=0, ceil_mode=False)` | `MaxPool2D(pool_size=(2, 2), strides=None, padding=0, ceil_mode=False)` |
 #
 # `stride=None` / `strides=None` mean "the kernel size" on both sides; Gluon has a default
-# pool size, PyTorch none. An 11×11 input, a stride-2 convolution, then a 3×3 stride-2
-# pooling with `ceil_mode=True`:
+# pool size, PyTorch none. `ceil_mode=True` gives the same shapes only when the *pooling*
+# has no padding: with padding, Gluon can keep a last window that lies wholly in the padding
+# and PyTorch drops it ([notebook 7](07_hybridize_export.ipynb) §2 shows a 3×3 against a 4×4
+# output). An 11×11 input, a stride-2 convolution, then an unpadded 3×3 stride-2 pooling with
+# `ceil_mode=True`:
 #
 # **PyTorch**
 
@@ -737,6 +840,7 @@ f"channels_last vs NCHW conv: max |Δ| = {diff:.1e} (tolerance 1e-5)"
 # | one layer | `nn.init.normal_(layer.weight, 0, 0.01)` | `Dense(..., weight_initializer=mx.init.Normal(0.01))` |
 # | default weights | `U(±1/√fan_in)` (Kaiming-uniform, `a=√5`) | `Uniform(0.07)` for every layer |
 # | default biases | `U(±1/√fan_in)` | zeros |
+# | PyTorch's default in Gluon | — | `weight_initializer=mx.init.Xavier("uniform", "in", magnitude=1)`, `bias_initializer=mx.init.Uniform(1/√fan_in)`, per layer (`fan_in` = `in_units`, or `in_channels·kh·kw`) |
 # | parameters exist | at construction | at `initialize()`, or at the first forward (deferred) |
 # | BatchNorm | `momentum=0.1`; stats in forward; unbiased variance | `momentum=0.9`; CPU: stats in *backward* ([notebook 5 §2](05_autograd.ipynb)), biased variance |
 # | `Linear` on 3-D | last axis | `Dense(flatten=False)`; the default flattens |

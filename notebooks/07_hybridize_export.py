@@ -7,6 +7,8 @@
 #   what stops it, and how `torch.jit` and `torch.compile` handle the same code;
 # - whether hybridising is the free speed-up the seed promises, measured at three batch
 #   sizes;
+# - how a `forward()` written with `torch.nn.functional` maps onto Gluon's `F` (pooling,
+#   flatten, dropout, softmax), checked in float64, imperative and hybridised;
 # - how `export()` and `SymbolBlock.imports` compare with `torch.export`, and how a
 #   `SymbolBlock` built from `get_internals()` compares with torchvision's feature extractor.
 #
@@ -31,6 +33,7 @@ import torch._dynamo
 import torchvision
 from mxnet import gluon
 from torch import nn
+from torch.nn import functional as F
 from torchvision.models.feature_extraction import (create_feature_extractor,
                                                    get_graph_node_names)
 
@@ -55,7 +58,7 @@ def to_pt(a):
 
 
 def to_mx(a, ctx=None):
-    return mx.nd.array(a, ctx=ctx or mx_ctx)
+    return mx.nd.array(a, ctx=ctx or mx_ctx, dtype=a.dtype)   # nd.array alone: float32
 
 # %% [markdown]
 # ## 1. HybridBlock: `hybridize()` and what stops it
@@ -385,7 +388,279 @@ assert sorted(speed) == [1, 64, 1024] and all(len(row) == 4 for row in speed.val
 # is not free, for the reasons in the previous subsections.
 
 # %% [markdown]
-# ## 2. `export()`, `SymbolBlock` and feature extraction
+# ## 2. Functional code: `torch.nn.functional` and Gluon's `F`
+#
+# Much PyTorch code keeps only the layers with weights as modules and writes the rest of
+# `forward()` with `torch.nn.functional`, imported as `F` (as in pytorch/examples'
+# `mnist/main.py`, and in this notebook's PyTorch cells). In a `hybrid_forward` the
+# parameter `F` hides that import: it is `mx.nd` or `mx.sym`, so the port uses operators
+# that exist in both, under MXNet's names:
+#
+# | PyTorch | Gluon `F` | watch out |
+# |---|---|---|
+# | `F.relu(x)` | `F.relu(x)` or `F.Activation(x, act_type="relu")` | — |
+# | `F.max_pool2d(x, 2)`, `F.avg_pool2d(x, 2)` | `F.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type="max"` or `"avg")` | `stride` defaults to 1, not to the kernel |
+# | `padding=1`, `count_include_pad=True` | `pad=(1, 1)`, `count_include_pad=True` | both default to counting the padding |
+# | `ceil_mode=True` | `pooling_convention="full"` | with padding, MXNet can add a window that lies wholly in the padding |
+# | `torch.flatten(x, 1)` | `F.flatten(x)` | same C, H, W order; no `start_dim` |
+# | `F.dropout(x, p, training=self.training)` | `F.Dropout(x, p=p)` | no flag: it follows `autograd.is_training()` |
+# | `F.softmax(x, dim=1)`, `F.log_softmax(x, dim=1)` | `F.softmax(x, axis=1)`, `F.log_softmax(x, axis=1)` | MXNet's default axis is −1 |
+#
+# **PyTorch**: the calls on float64 inputs: 5×5 maps, a 3×4 matrix, and a ramp
+# (`arange`) for `flatten`.
+
+# %%
+x_maps = rng.normal(size=(2, 3, 5, 5))                  # float64
+x_mat = rng.normal(size=(3, 4))
+ramp = np.arange(24, dtype=np.float64).reshape(2, 3, 2, 2)
+maps, mat = to_pt(x_maps), to_pt(x_mat)
+pt_ops = {"relu": F.relu(maps),
+          "max_pool2d(x, 2)": F.max_pool2d(maps, 2),
+          "avg_pool2d(x, 2)": F.avg_pool2d(maps, 2),
+          "avg_pool2d(x, 2, padding=1)": F.avg_pool2d(maps, 2, padding=1),
+          "  count_include_pad=False": F.avg_pool2d(maps, 2, padding=1,
+                                                    count_include_pad=False),
+          "flatten(ramp, 1)": torch.flatten(to_pt(ramp), 1),
+          "softmax(x, dim=0)": F.softmax(mat, dim=0),
+          "log_softmax(x, dim=1)": F.log_softmax(mat, dim=1)}
+{name: tuple(out.shape) for name, out in pt_ops.items()}
+
+# %% [markdown]
+# **Gluon**: the same calls in one `hybrid_forward`, run imperatively, then hybridised.
+
+# %%
+class FunctionalOps(gluon.HybridBlock):
+    def hybrid_forward(self, F, maps, mat, ramp):
+        pool = {"kernel": (2, 2), "stride": (2, 2)}
+        return (F.relu(maps),
+                F.Pooling(maps, pool_type="max", **pool),
+                F.Pooling(maps, pool_type="avg", **pool),
+                F.Pooling(maps, pool_type="avg", pad=(1, 1), **pool),
+                F.Pooling(maps, pool_type="avg", pad=(1, 1), count_include_pad=False,
+                          **pool),
+                F.flatten(ramp),
+                F.softmax(mat, axis=0),
+                F.log_softmax(mat, axis=1))
+
+
+functional_ops = FunctionalOps()
+mx_inputs = (to_mx(x_maps), to_mx(x_mat), to_mx(ramp))
+mx_ops = {"imperative": functional_ops(*mx_inputs)}
+functional_ops.hybridize()
+mx_ops["hybridised"] = functional_ops(*mx_inputs)
+[out.shape for out in mx_ops["hybridised"]]
+
+# %% [markdown]
+# **Check**: both modes give PyTorch's values (float64, tolerance 1e-12), and where the
+# spellings part:
+#
+# - `F.Pooling` without `stride` slides by 1 (the `MaxPool2D` layer's default is its pool
+#   size, [notebook 6 §3](06_blocks.ipynb)).
+# - `F.flatten` keeps `torch.flatten(x, 1)`'s C, H, W order, so a `Dense` after it, or a
+#   `Dense(flatten=True)` given the maps directly, takes a `Linear`'s weight as it is.
+# - `F.softmax` without `axis` works on the last axis. PyTorch without `dim` warns that
+#   this is deprecated and guesses dim 0 for 1-D and 3-D inputs and dim 1 otherwise: on
+#   3-D inputs it is not MXNet's axis.
+# - `pooling_convention="full"` (what `MaxPool2D(ceil_mode=True)` passes) gives PyTorch's
+#   `ceil_mode=True` shapes without padding. With padding, PyTorch drops a last window
+#   that would start in the right-hand padding, and MXNet keeps it. On 5×5 maps with
+#   kernel 2, stride 2 and `padding=1`, that window covers only padding, and its maximum
+#   is the lowest float64.
+
+# %%
+for outs in mx_ops.values():
+    assert len(outs) == len(pt_ops)
+    for pt_out, mx_out in zip(pt_ops.values(), outs):
+        compare.assert_same(pt_out, mx_out, atol=1e-12)       # also checks the dtype
+
+no_stride = mx.nd.Pooling(to_mx(x_maps), kernel=(2, 2), pool_type="max")
+compare.assert_same(F.max_pool2d(maps, 2, stride=1), no_stride)
+compare.assert_same(mx.nd.Activation(to_mx(x_maps), act_type="relu"), mx_ops["imperative"][0])
+
+np.testing.assert_array_equal(mx_ops["hybridised"][5].asnumpy(), np.arange(24).reshape(2, 12))
+pt_fc = nn.Linear(12, 4).double().to(pt_dev)
+mx_fc = gluon.nn.Dense(4, dtype="float64")             # flatten=True, the default
+mx_fc.initialize(ctx=mx_ctx)
+transfer.torch_to_gluon(pt_fc, mx_fc)
+pt_fc_out = pt_fc(torch.flatten(to_pt(ramp), 1))
+compare.assert_same(pt_fc_out, mx_fc(to_mx(ramp)), atol=1e-12)
+compare.assert_same(pt_fc_out, mx_fc(mx.nd.flatten(to_mx(ramp))), atol=1e-12)
+
+np.testing.assert_allclose(mx.nd.softmax(to_mx(x_mat)).asnumpy().sum(axis=1), 1, rtol=1e-12)
+assert not np.allclose(mx.nd.softmax(to_mx(x_mat)).asnumpy(),
+                       mx.nd.softmax(to_mx(x_mat), axis=0).asnumpy())
+x_3d = rng.normal(size=(2, 3, 4))
+with warnings.catch_warnings(record=True) as implicit:
+    warnings.simplefilter("always")
+    pt_implicit = F.softmax(to_pt(x_3d))
+assert "Implicit dimension choice for softmax has been deprecated" in str(implicit[0].message)
+np.testing.assert_allclose(compare.to_numpy(pt_implicit).sum(axis=0), 1, rtol=1e-12)
+np.testing.assert_allclose(mx.nd.softmax(to_mx(x_3d)).asnumpy().sum(axis=-1), 1, rtol=1e-12)
+
+pt_ceil = F.max_pool2d(maps, 2, padding=1, ceil_mode=True)
+mx_full = mx.nd.Pooling(to_mx(x_maps), kernel=(2, 2), stride=(2, 2), pad=(1, 1),
+                        pool_type="max", pooling_convention="full")
+compare.assert_same(gluon.nn.MaxPool2D(2, padding=1, ceil_mode=True)(to_mx(x_maps)), mx_full)
+compare.assert_same(pt_ceil, mx_full[:, :, :3, :3])        # the windows both have agree
+edge = np.concatenate([mx_full[:, :, 3, :].asnumpy().ravel(),
+                       mx_full[:, :, :, 3].asnumpy().ravel()])
+assert (edge == np.finfo(np.float64).min).all()
+{"F.Pooling, no stride": no_stride.shape,
+ "ceil_mode=True, padding=1": {"torch": tuple(pt_ceil.shape), "mxnet": mx_full.shape}}
+
+# %% [markdown]
+# ### Dropout: a flag in PyTorch, a scope in Gluon
+#
+# `F.dropout` needs `training=self.training`: its default is `training=True`, so without
+# it the dropout also runs at evaluation. `F.Dropout` has no such flag. It drops inside
+# `autograd.train_mode()` or `record()` and is the identity outside them, imperative or
+# hybridised. (The scopes are [notebook 5 §2](05_autograd.ipynb), and `mode="always"`
+# drops everywhere.) Both sides scale the kept values by 1/(1−p).
+#
+# **PyTorch**
+
+# %%
+class TorchDrop(nn.Module):
+    def __init__(self, p):
+        super().__init__()
+        self.p = p
+
+    def forward(self, x):
+        return F.dropout(x, self.p, training=self.training)
+
+
+x_drop = rng.normal(size=(100, 1000))
+pt_drop = TorchDrop(0.5).to(pt_dev)
+pt_dropped = {"train()": pt_drop.train()(to_pt(x_drop)),
+              "eval()": pt_drop.eval()(to_pt(x_drop))}
+{mode: "drops" if bool((out == 0).any()) else "identity" for mode, out in pt_dropped.items()}
+
+# %% [markdown]
+# **Gluon**
+
+# %%
+class GluonDrop(gluon.HybridBlock):
+    def __init__(self, p, **kwargs):
+        super().__init__(**kwargs)
+        self.p = p
+
+    def hybrid_forward(self, F, x):
+        return F.Dropout(x, p=self.p)
+
+
+mx_drop, mx_dropped = GluonDrop(0.5), {}
+for mode in ("imperative", "hybridised"):
+    mx_drop.hybridize(active=mode == "hybridised")
+    with mx.autograd.train_mode():
+        mx_dropped[f"{mode}, train_mode()"] = mx_drop(to_mx(x_drop))
+    mx_dropped[f"{mode}, no scope"] = mx_drop(to_mx(x_drop))
+{mode: "drops" if (out == 0).sum().asscalar() else "identity"
+ for mode, out in mx_dropped.items()}
+
+# %% [markdown]
+# **Check**: in float64 the kept values are exactly x/(1−p) = 2x on both sides, and the
+# share kept is within five standard errors of 1−p. One difference shows with p = 0.25:
+# MXNet computes the scale in float32 (`1.0f / pkeep` in its `dropout-inl.h`), even for
+# float64 data, so the kept values are 3e-8 (relative) larger than x/0.75. PyTorch is
+# within one rounding of it.
+
+# %%
+p = 0.5
+for name, out in {**pt_dropped, **mx_dropped}.items():
+    y = compare.to_numpy(out)
+    if name == "eval()" or name.endswith("no scope"):
+        np.testing.assert_array_equal(y, x_drop)
+        continue
+    kept = y != 0
+    np.testing.assert_array_equal(y[kept], x_drop[kept] / (1 - p))
+    assert abs(kept.mean() - (1 - p)) < 5 * np.sqrt(p * (1 - p) / kept.size)
+
+with mx.autograd.train_mode():
+    y_mx = GluonDrop(0.25)(to_mx(x_drop)).asnumpy()
+y_pt = compare.to_numpy(TorchDrop(0.25).train()(to_pt(x_drop)))
+scale_f32 = np.float64(np.float32(1) / np.float32(0.75))
+kept_mx, kept_pt = y_mx != 0, y_pt != 0
+np.testing.assert_array_equal(y_mx[kept_mx], x_drop[kept_mx] * scale_f32)
+np.testing.assert_allclose(y_pt[kept_pt], x_drop[kept_pt] / 0.75, rtol=1e-15, atol=0)
+assert abs(scale_f32 * 0.75 - 1) > 1e-8
+"kept values: x/(1-p), keep rate 1-p, identity when predicting; MXNet's scale is float32"
+
+# %% [markdown]
+# ### End to end: `mnist/main.py`'s network
+#
+# pytorch/examples' `Net`, with its two `nn.Dropout` layers written as `F.dropout` calls
+# whose rates are arguments, and its Gluon port: the layers with weights are child blocks,
+# the rest are `F` calls. Both rates are set to 0, so the outputs can be compared in
+# training mode too; `transfer` copies the weights.
+#
+# **PyTorch**
+
+# %%
+class TorchMnistNet(nn.Module):
+    def __init__(self, p1=0.25, p2=0.5):
+        super().__init__()
+        self.conv1, self.conv2 = nn.Conv2d(1, 32, 3, 1), nn.Conv2d(32, 64, 3, 1)
+        self.fc1, self.fc2 = nn.Linear(9216, 128), nn.Linear(128, 10)
+        self.p1, self.p2 = p1, p2
+
+    def forward(self, x):
+        x = F.relu(self.conv1(x))
+        x = F.relu(self.conv2(x))
+        x = F.max_pool2d(x, 2)
+        x = F.dropout(x, self.p1, training=self.training)
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.dropout(x, self.p2, training=self.training)
+        return F.log_softmax(self.fc2(x), dim=1)
+
+
+pt_mnist = TorchMnistNet(p1=0, p2=0).double().to(pt_dev).train()
+x_digits = rng.normal(size=(4, 1, 28, 28))
+pt_logp = pt_mnist(to_pt(x_digits))
+tuple(pt_logp.shape)
+
+# %% [markdown]
+# **Gluon**
+
+# %%
+class GluonMnistNet(gluon.HybridBlock):
+    def __init__(self, p1=0.25, p2=0.5, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.conv1, self.conv2 = gluon.nn.Conv2D(32, 3, 1), gluon.nn.Conv2D(64, 3, 1)
+            self.fc1, self.fc2 = gluon.nn.Dense(128), gluon.nn.Dense(10)
+        self.p1, self.p2 = p1, p2
+
+    def hybrid_forward(self, F, x):
+        x = F.relu(self.conv1(x))
+        x = F.relu(self.conv2(x))
+        x = F.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type="max")
+        x = F.Dropout(x, p=self.p1)
+        x = F.flatten(x)
+        x = F.relu(self.fc1(x))
+        x = F.Dropout(x, p=self.p2)
+        return F.log_softmax(self.fc2(x), axis=1)
+
+
+mx_mnist = GluonMnistNet(p1=0, p2=0)
+mx_mnist.initialize(ctx=mx_ctx)
+mx_mnist.cast("float64")
+mnist_pairs = transfer.torch_to_gluon(pt_mnist, mx_mnist)
+mx_logp = {}
+with mx.autograd.train_mode():
+    mx_logp["imperative"] = mx_mnist(to_mx(x_digits))
+    mx_mnist.hybridize()
+    mx_logp["hybridised"] = mx_mnist(to_mx(x_digits))
+mnist_pairs, mx_logp["hybridised"].shape
+
+# %% tags=["nbval-ignore-output"]
+diffs = {mode: compare.assert_same(pt_logp, out, atol=1e-12) for mode, out in mx_logp.items()}
+assert mnist_pairs == [("conv1", "conv1"), ("conv2", "conv2"), ("fc1", "fc1"), ("fc2", "fc2")]
+np.testing.assert_allclose(np.exp(mx_logp["hybridised"].asnumpy()).sum(axis=1), 1, rtol=1e-12)
+{mode: f"max |Δ| = {d:.1e} (tolerance 1e-12)" for mode, d in diffs.items()}
+
+# %% [markdown]
+# ## 3. `export()`, `SymbolBlock` and feature extraction
 #
 # ### Saving the graph with the weights
 #
@@ -557,6 +832,9 @@ f"fc6 features: max |torch - gluon| = {diff:.1e}"
 # | control flow on values | Python `if` (compiled, or a graph break) | `F.where`, `F.contrib.cond`, `F.contrib.foreach` |
 # | speed | — | fewer Python calls per forward: pays for small batches and many small layers, little for large ones |
 # | shape inference | lazy modules + a dry run | `sym.infer_shape(data=shape)` |
+# | functional `forward` | `torch.nn.functional` as `F` | the `F` of `hybrid_forward`: `F.relu`, `F.Pooling(kernel=, stride=, pool_type=)` (`stride` defaults to 1), `F.flatten` (same order), `F.log_softmax(axis=)` (default −1) |
+# | `ceil_mode=True` with padding | drops a last window that starts in the padding | `pooling_convention="full"` and `MaxPool2D(ceil_mode=True)` keep it: outputs of the lowest float64 |
+# | dropout | `F.dropout(x, p, training=self.training)`; scale 1/(1−p) in float64 | `F.Dropout(x, p=)` follows `autograd.is_training()`; scale 1/(1−p) in float32, also for float64 data |
 # | save graph + weights | `torch.export.export` + `torch.export.save/load` (`.pt2`) | `export(path)` → `-symbol.json` + `-0000.params`; `SymbolBlock.imports` |
 # | feature extractor | `create_feature_extractor(net, {"classifier.2": "fc6"})`, forward hooks | `SymbolBlock(internals[name], x, params=net.collect_params())`, `x` the variable the graph was built from |
 #
@@ -569,9 +847,9 @@ f"fc6 features: max |torch - gluon| = {diff:.1e}"
 # | `Block.hybridize()` passes `hybridize` down to all children | confirmed, through non-hybrid containers too | §1 |
 # | hybridised blocks get the graph's speed "at zero cost" | **not in general**: a gain where Python's per-operator work dominates (small batches), little where the arithmetic does; and code that reads values cannot be hybridised | §1 |
 # | partial shape inference: PyTorch "not available" | obsolete: lazy modules (with a dry run); Gluon infers from the shape alone | §1 |
-# | hybridize: PyTorch "not available" | obsolete: `torch.compile`, `torch.export` (and the now deprecated `torch.jit`) | §1, §2 |
-# | `alexnet(pretrained=True)`, `internals['model_dense0_relu_fwd_output']` → `SymbolBlock` | corrected: the name is `alexnet0_dense0_relu_fwd_output` unless built with `prefix="model_"`; the `SymbolBlock` needs the variable the graph was built from (any name); `pretrained=True` downloads | §2 |
-# | SymbolBlock: PyTorch "not available" | obsolete: `create_feature_extractor`, forward hooks | §2 |
+# | hybridize: PyTorch "not available" | obsolete: `torch.compile`, `torch.export` (and the now deprecated `torch.jit`) | §1, §3 |
+# | `alexnet(pretrained=True)`, `internals['model_dense0_relu_fwd_output']` → `SymbolBlock` | corrected: the name is `alexnet0_dense0_relu_fwd_output` unless built with `prefix="model_"`; the `SymbolBlock` needs the variable the graph was built from (any name); `pretrained=True` downloads | §3 |
+# | SymbolBlock: PyTorch "not available" | obsolete: `create_feature_extractor`, forward hooks | §3 |
 #
 # ## Exercises
 #
@@ -586,3 +864,6 @@ f"fc6 features: max |torch - gluon| = {diff:.1e}"
 #    node and which Gluon internal output do you need?
 # 4. Time a *training* step (forward, backward, `trainer.step`) imperative and hybridised
 #    at batch 1 and 1024. Is the gain larger or smaller than for the forward pass alone?
+# 5. With kernel 2, stride 2 and padding 1, `F.max_pool2d(..., ceil_mode=True)` and its
+#    `F.Pooling(..., pooling_convention="full")` port disagree on 5×5 maps. For which map
+#    sizes do they disagree with kernel 3, stride 2 and padding 1?

@@ -7,7 +7,8 @@
 #   (SGD with momentum and weight decay, Nesterov, Adam and AdamW, RMSProp, Adagrad,
 #   Adadelta): which arguments are renamed, which defaults differ, where each puts its
 #   `epsilon`, which hyper-parameters MXNet ignores — each pair *run* on the same problem and
-#   compared step by step;
+#   compared step by step; and `"torchadadelta"`, a Gluon optimizer that takes PyTorch's
+#   Adadelta steps;
 # - what `trainer.step(n)` does, read from its source and checked with numbers, for
 #   per-sample, mean and summed losses, and its split form `allreduce_grads()` + `update()`;
 # - learning-rate schedules, gradient clipping and optimizer state, side by side — including
@@ -30,6 +31,7 @@ import torch
 from mxnet import autograd, gluon
 
 from sidebyside import compare, devices, errors, seeding
+from sidebyside.optim import TorchAdadelta       # registers the optimizer "torchadadelta" (§5)
 
 seeding.seed_everything(0)
 devs = devices.pick()
@@ -344,7 +346,7 @@ float64_fails
 # |---|---|---|---|
 # | RMSProp | `alpha=0.99`, `eps=1e-8` added to `√v` | `gamma1=0.9`, `epsilon=1e-8` added *inside* the root: `√(v + ε)` | set `gamma1=alpha` (or `alpha=gamma1`) |
 # | Adagrad | `eps=1e-10` added to `√Σg²`; `weight_decay` added to the gradient (and accumulated) | `eps=1e-7` inside the root; `wd` added to the step, not accumulated | equal without weight decay |
-# | Adadelta | `lr=1.0` scales the step; `eps=1e-6` | `learning_rate` **ignored**; `epsilon=1e-5` | PyTorch `lr=1.0, eps=1e-5` |
+# | Adadelta | `lr=1.0` scales the step; `eps=1e-6`; `weight_decay` added to the gradient | `learning_rate` **ignored**; `epsilon=1e-5`; `wd` decays the weight outside the step | PyTorch `lr=1.0, eps=1e-5`, no weight decay; or Gluon `"torchadadelta"` (below) |
 #
 # **PyTorch**
 
@@ -393,6 +395,86 @@ assert compared["Adadelta, both defaults"] > 0.01           # eps 1e-6 vs 1e-5
 assert compared["Adadelta, PyTorch eps=1e-5"] <= 1e-5
 assert compared["Gluon Adadelta, learning_rate 1 vs 0.01"] == 0.0   # ignored, exactly
 "RMSProp: match the decay rate; Adadelta: MXNet ignores learning_rate, eps 1e-5"
+
+# %% [markdown]
+# **Adadelta's weight decay.** `AdaDelta.update` in
+# [`optimizer.py`](https://github.com/apache/mxnet/blob/1.9.1/python/mxnet/optimizer/optimizer.py)
+# ends with `weight[:] -= current_delta + wd * weight`: the decay is applied to the weight,
+# outside the adaptive step, and is not scaled by the (ignored) learning rate. Its docstring
+# also adds `wd · weight` to the gradient; the code does not. PyTorch's `weight_decay` adds
+# `wd · w` to the gradient. Replaying MXNet's rule in PyTorch — decay the weights by
+# `1 − wd` just before each Adadelta step — with `wd = 0.01` in float32:
+
+# %%
+def adadelta_decoupled(params, wd=0.01):
+    """PyTorch's Adadelta (lr=1, eps=1e-5) after `w ← (1 − wd)·w`: MXNet's "adadelta"."""
+    params = list(params)
+    optimizer = torch.optim.Adadelta(params, lr=1.0, eps=1e-5)
+
+    def decay(*_):
+        with torch.no_grad():
+            for p in params:
+                p.mul_(1 - wd)
+
+    optimizer.register_step_pre_hook(decay)
+    return optimizer
+
+
+mx_adadelta_wd = gluon_steps("adadelta", {"wd": 0.01}, "float32")
+adadelta_wd = {
+    "PyTorch, decay outside the step": gap(
+        torch_steps(adadelta_decoupled, torch.float32), mx_adadelta_wd),
+    "PyTorch, weight_decay=0.01": gap(torch_steps(
+        lambda p: torch.optim.Adadelta(p, lr=1.0, eps=1e-5, weight_decay=0.01),
+        torch.float32), mx_adadelta_wd)}
+
+# %% tags=["nbval-ignore-output"]
+adadelta_wd
+
+# %%
+assert adadelta_wd["PyTorch, decay outside the step"] <= 1e-5
+assert adadelta_wd["PyTorch, weight_decay=0.01"] > 1e-2
+adadelta_source = inspect.getsource(mx.optimizer.AdaDelta)
+assert "grad * rescale_grad + wd * weight" in adadelta_source        # what the docstring says
+assert "weight[:] -= current_delta + wd * weight" in adadelta_source  # what the code does
+"MXNet's adadelta: w ← (1 − wd)·w − delta, whatever the learning rate"
+
+# %% [markdown]
+# So `wd=0.01` shrinks every weight by 1 % a step, at any learning rate.
+#
+# **The fix**: `sidebyside.optim.TorchAdadelta`, registered as `"torchadadelta"` when the
+# module is imported. It takes PyTorch's steps — `learning_rate` scales the step,
+# `epsilon=1e-6`, `wd` is added to the gradient — and keeps its state in the weight's dtype,
+# so float64 works. The same 20 steps, `lr=0.5`, `weight_decay=0.01`, in both
+# precisions:
+#
+# **PyTorch**
+
+# %%
+pt_adadelta = {dtype: torch_steps(lambda p: torch.optim.Adadelta(p, lr=0.5, weight_decay=0.01),
+                                  getattr(torch, dtype))
+               for dtype in ("float64", "float32")}
+
+# %% [markdown]
+# **Gluon**
+
+# %%
+mx_adadelta = {dtype: gluon_steps("torchadadelta", {"learning_rate": 0.5, "wd": 0.01}, dtype)
+               for dtype in ("float64", "float32")}
+
+# %% tags=["nbval-ignore-output"]
+adadelta_fixed = {dtype: gap(pt_adadelta[dtype], mx_adadelta[dtype])
+                  / np.abs(pt_adadelta[dtype]).max() for dtype in pt_adadelta}
+{f"max |Δw| / max |w|, {dtype}": d for dtype, d in adadelta_fixed.items()}
+
+# %%
+assert mx.optimizer.Optimizer.opt_registry["torchadadelta"] is TorchAdadelta
+assert adadelta_fixed["float64"] <= 1e-12
+assert adadelta_fixed["float32"] <= 1e-5
+assert np.abs(pt_adadelta["float64"][-1] - W0).max() > 0.01          # the weights did move
+pt_lr1 = torch_steps(lambda p: torch.optim.Adadelta(p, lr=1.0, weight_decay=0.01))
+assert gap(pt_lr1, mx_adadelta["float64"]) > 1e-3                    # lr 0.5 counted
+"torchadadelta takes torch.optim.Adadelta's steps, in float64 and float32"
 
 # %% [markdown]
 # ## 6. What `trainer.step(n)` does
@@ -594,6 +676,83 @@ compare.assert_same(pt_rates["cosine"][1:], mx_rates["cosine"][:-1], rtol=1e-12,
 "step schedules equal; MXNet's cosine one update ahead"
 
 # %% [markdown]
+# **Per epoch, with several updates per epoch.** PyTorch's MNIST example steps
+# `StepLR(optimizer, step_size=1, gamma=0.7)` once per epoch. A Gluon port either calls
+# `trainer.set_learning_rate(lr * gamma ** (epoch - 1))` at the start of each epoch, or
+# passes `FactorScheduler(step=batches_per_epoch, factor=gamma, base_lr=lr)` — which counts
+# updates. Its `__call__` lowers the rate while `num_update > count + step`, and
+# `num_update` is 1 at the first update; so the rate first drops at update `step + 1`, the
+# first batch of epoch 2. (The docstring's `base_lr · factor^⌊num_update / step⌋` would drop
+# it one update early, at the last batch of epoch 1.) Copying `step_size=1` as `step=1`
+# decays the rate at every batch. Four epochs of three batches:
+#
+# **PyTorch**
+
+# %%
+EPOCHS, PER_EPOCH, GAMMA = 4, 3, 0.7
+
+
+def torch_epoch_rates():
+    optimizer = torch.optim.Adadelta([torch.zeros(1, requires_grad=True)], lr=1.0)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=GAMMA)
+    rates = []
+    for epoch in range(1, EPOCHS + 1):
+        for _ in range(PER_EPOCH):
+            rates.append(optimizer.param_groups[0]["lr"])
+            optimizer.step()
+        scheduler.step()                                  # once per epoch
+    return np.array(rates)
+
+# %% [markdown]
+# **Gluon**: the rate each update used (`trainer.learning_rate` after it), three ways.
+
+# %%
+def gluon_epoch_rates(way):
+    p = gluon.Parameter("w", shape=(1,))
+    p.initialize(init=mx.init.Zero())
+    schedulers = {"FactorScheduler(step=3)": mx.lr_scheduler.FactorScheduler(
+                      step=PER_EPOCH, factor=GAMMA, base_lr=1.0),
+                  "FactorScheduler(step=1)": mx.lr_scheduler.FactorScheduler(
+                      step=1, factor=GAMMA, base_lr=1.0)}
+    options = {"lr_scheduler": schedulers[way]} if way in schedulers else {}
+    trainer = gluon.Trainer([p], "torchadadelta", options)
+    rates = []
+    for epoch in range(1, EPOCHS + 1):
+        if way == "set_learning_rate":
+            trainer.set_learning_rate(1.0 * GAMMA ** (epoch - 1))
+        for _ in range(PER_EPOCH):
+            with autograd.record():
+                (p.data() * 0).sum().backward()
+            trainer.step(1)
+            rates.append(trainer.learning_rate)
+    return np.array(rates)
+
+
+epoch_rates = {"PyTorch StepLR, per epoch": torch_epoch_rates()}
+epoch_rates.update({way: gluon_epoch_rates(way) for way in (
+    "set_learning_rate", "FactorScheduler(step=3)", "FactorScheduler(step=1)")})
+epoch_rates["docstring formula, step=3"] = np.array(
+    [GAMMA ** (k // PER_EPOCH) for k in range(1, EPOCHS * PER_EPOCH + 1)])
+
+
+def drops(rates):
+    """The updates (counted from 1) whose rate is lower than the previous update's."""
+    return [k + 1 for k in range(1, len(rates)) if rates[k] < rates[k - 1]]
+
+
+{way: drops(rates) for way, rates in epoch_rates.items()}
+
+# %%
+pt_epoch = epoch_rates["PyTorch StepLR, per epoch"]
+assert drops(pt_epoch) == [4, 7, 10]                              # first batch of epochs 2–4
+assert drops(epoch_rates["FactorScheduler(step=3)"]) == [4, 7, 10]
+assert drops(epoch_rates["docstring formula, step=3"]) == [3, 6, 9, 12]
+assert drops(epoch_rates["FactorScheduler(step=1)"]) == list(range(2, 13))
+compare.assert_same(epoch_rates["FactorScheduler(step=3)"], pt_epoch, rtol=1e-15, atol=0)
+compare.assert_same(epoch_rates["set_learning_rate"], pt_epoch, rtol=1e-12, atol=0)
+"StepLR per epoch == FactorScheduler(step=batches per epoch), update by update"
+
+# %% [markdown]
 # **Changing the rate mid-run with momentum.** The two SGDs keep different momentum buffers.
 # PyTorch's holds gradients (`b ← μ b + g`, then `w ← w − lr·b`); MXNet's holds *steps*
 # (`m ← μ m − lr·g`, then `w ← w + m`). With a constant rate that is the same thing. When the
@@ -749,11 +908,11 @@ compare.assert_same(mx_resumed, mx_continued, rtol=0, atol=0)
 # | AdamW | `AdamW(weight_decay=λ)` | none in 1.9.1 (`nd.contrib.adamw_update`) | `"adam"` with `wd` is `Adam(weight_decay)` |
 # | RMSProp | `RMSprop(alpha=0.99, eps=1e-8)` | `"rmsprop"` (`gamma1=0.9`, ε inside the root) | set the decay rates equal |
 # | Adagrad | `Adagrad(eps=1e-10)` | `"adagrad"` (`eps=1e-7` inside the root) | equal without weight decay |
-# | Adadelta | `Adadelta(lr=1.0, eps=1e-6)` | `"adadelta"`: `learning_rate` ignored, `epsilon=1e-5` | PyTorch `eps=1e-5`, `lr=1.0` |
-# | float64 weights | all | `sgd`, `nag`, `adam`; **not** `rmsprop`, `adagrad`, `adadelta` | |
+# | Adadelta | `Adadelta(lr=1.0, eps=1e-6, weight_decay)` | `"adadelta"`: `learning_rate` ignored, `epsilon=1e-5`, `wd` decays outside the step; `"torchadadelta"` (`sidebyside.optim`): PyTorch's rule | `"torchadadelta"`, equal in float64; or PyTorch `eps=1e-5`, `lr=1.0`, no weight decay |
+# | float64 weights | all | `sgd`, `nag`, `adam`, `torchadadelta`; **not** `rmsprop`, `adagrad`, `adadelta` | |
 # | one step | `optimizer.step()` | `trainer.step(n)`: rescale by `1/n`, allreduce, update | `n` = batch size for per-sample or summed losses, 1 for a mean |
 # | clear gradients | `optimizer.zero_grad()` | not needed (`grad_req="write"`); `params.zero_grad()` | |
-# | schedule | `lr_scheduler.StepLR(...)`, stepped by the caller | `mx.lr_scheduler.FactorScheduler(...)` in the options, per update | cosine: MXNet one update ahead |
+# | schedule | `lr_scheduler.StepLR(opt, step_size, gamma)`, stepped by the caller (often per epoch) | `mx.lr_scheduler.FactorScheduler(step, factor, base_lr)` in the options, counts updates | per epoch: `step = step_size × batches per epoch` (first drop at update `step + 1`), or `set_learning_rate(lr · gamma^(epoch−1))`; cosine: MXNet one update ahead |
 # | change the rate | `group["lr"] = …` | `trainer.set_learning_rate(…)` | with momentum, MXNet's buffer keeps the old rate |
 # | clip by norm | `clip_grad_norm_(params, max_norm)` | `gluon.utils.clip_global_norm(grads, max_norm)` after `allreduce_grads()` (float32 only) | equal |
 # | clip by value | `clip_grad_value_` | `clip_gradient` option | |

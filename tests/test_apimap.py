@@ -46,7 +46,7 @@ def test_map_covers_every_row_of_the_seed_table(table, start, end):
     be a label (prose), never code — so no seed row can be missing or out of order.
     """
     text = _table(_seed_text(), start, end)
-    rows = [r for r in apimap.ROWS if r.table == table]
+    rows = [r for r in apimap.ROWS if r.table == table and r.from_seed]
     cursor, labels = 0, []
     for r in rows:
         at = text.find(r.seed_torch + r.seed_mxnet, cursor)
@@ -67,18 +67,41 @@ def test_statuses_and_seed_verdicts_are_consistent():
         if apimap.verdict_kind(r) == "stale":
             # "stale" means: the seed said Not available, and there is something now
             assert r.seed_said_missing and r.status != apimap.MISSING, r.key
+        if not r.from_seed:  # rows added later claim nothing about the seed
+            assert r.seed_torch == r.seed_mxnet == "" and not r.seed_said_missing, r.key
+            assert apimap.verdict_kind(r) == apimap.NOT_IN_SEED, r.key
 
+
+def test_rows_added_by_issue_13_are_marked():
+    added = [r.key for r in apimap.ROWS if not r.from_seed]
+    assert added == ["randn", "randn_like", "rand", "rand_like", "cat", "stack", "sigmoid",
+                     "relu", "tanh", "log", "softmax", "double()", "make_grid", "save_image"]
+    assert {r.source for r in apimap.ROWS} == {apimap.SEED, apimap.ISSUE_13}
+    assert apimap.row("cat").status == apimap.SEMANTICS and "defaults to 1" in apimap.row(
+        "cat").verdict
+    # to_markdown says where an added row comes from; seed rows are unchanged
+    md = apimap.to_markdown(rows=[apimap.row("acos"), apimap.row("cat")])
+    assert "**cat**<br>*different semantics*<br>*(issue 13, not the seed)*" in md
+    assert "**acos**<br>*renamed* |" in md
+    back = apimap.to_markdown(rows=[apimap.row("cat")], direction="mxnet")
+    assert ("| nd.concat, mx.np.concatenate<br>*different semantics*<br>"
+            "*(issue 13, not the seed)* |") in back
+    added_md = apimap.added_markdown()
+    assert added_md.count("\n") == len(added) + 1 and "| **cat** | issue 13 |" in added_md
+    assert "**acos**" not in added_md
 
 def test_summary_counts_add_up():
     results = apimap.check_all()
     s = apimap.summary(results)
-    assert s["rows"] == len(apimap.ROWS) == 52
+    assert s["rows"] == len(apimap.ROWS) == 66
+    assert s["by source"] == {"seed": 52, "issue 13": 14}
     assert s["checked ok"] == s["rows"]
     assert sum(s["by status"].values()) == s["rows"]
     assert s["seed said not available"] == (s["of those, available now"]
                                              + s["of those, a composite"]
-                                             + s["of those, still missing"])
-    assert sum(s["seed verdicts"].values()) == s["rows"]
+                                             + s["of those, still missing"]) == 13
+    assert sum(s["seed verdicts"].values()) == s["by source"]["seed"]
+    assert apimap.NOT_IN_SEED not in s["seed verdicts"]
 
 
 def test_a_wrong_equivalent_is_caught():
@@ -90,6 +113,55 @@ def test_a_wrong_equivalent_is_caught():
     wrong = dataclasses.replace(apimap.row("exponential_"), nd=None,
                                 np="mx.np.random.exponential(scale=4.0, size=(N,))")
     assert not apimap.check(wrong).ok
+
+
+def _fails(key, **changes):
+    result = apimap.check(dataclasses.replace(apimap.row(key), **changes))
+    return not result.ok and all(d.startswith("FAILED") for d in result.detail.values())
+
+
+def test_wrong_axes_are_caught():
+    # nd.concat without dim= joins along axis 1: (3, 8), not torch.cat's (6, 4)
+    assert _fails("cat", nd="nd.concat(x, y)", np=None)
+    # nd.softmax without axis= normalises the last axis, not dim 0
+    assert _fails("softmax", nd="nd.softmax(x)", np=None)
+    assert _fails("stack", nd="nd.stack(x, y)", np=None)
+
+
+def test_wrong_samplers_are_caught():
+    assert _fails("randn", nd="nd.random.normal(scale=1.1, shape=(N,))", np=None)
+    # float32 samples for a float64 input: the dtype differs
+    assert _fails("randn_like", np=None, nd="nd.random.normal(shape=(N,))")
+    # shifted by 0.003: mean and std pass, but samples leave [0, 1)
+    assert _fails("rand", nd="nd.random.uniform(shape=(N,)) + 0.003", np=None)
+
+
+def test_a_partial_cast_is_caught():
+    r = apimap.row("double()")
+    assert "net.cast('float64')" in r.nd
+    # only the first layer cast: the float64 input then meets float32 weights and raises
+    assert _fails("double()", nd=r.nd.replace("net.cast('float64')", "net[0].cast('float64')"))
+    # the judge itself: (before, after the cast, after the first forward, output dtype)
+    judge = apimap.row("double()").judge
+    good = (["float32"] * 8, ["float64"] * 8, ["float64"] * 8, "float64")
+    assert "all 8 float tensors" in judge(good, good, "mx.nd")
+    deferred_left = (good[0], ["float64"] * 7 + ["float32"], good[2], good[3])
+    with pytest.raises(AssertionError, match="after the cast"):
+        judge(good, deferred_left, "mx.nd")
+    with pytest.raises(AssertionError, match="8 torch tensors vs 6 MXNet"):
+        judge(good, (good[0][:6], good[1][:6], good[2][:6], good[3]), "mx.nd")
+
+
+def test_grid_and_png_are_compared_exactly():
+    grid = apimap.row("make_grid").nd
+    # images placed one padding width up and left: same shape, other values
+    shifted = grid.replace("p + (i // cols)", "(i // cols)").replace("p + (i % cols)",
+                                                                     "(i % cols)")
+    assert shifted != grid and _fails("make_grid", nd=shifted)
+    assert _fails("make_grid", nd=grid.replace("nd.zeros(", "1 + nd.zeros("))  # pad value 1
+    png = apimap.row("save_image").nd
+    assert "grid * 255 + 0.5" in png
+    assert _fails("save_image", nd=png.replace("grid * 255 + 0.5", "grid * 255"))  # truncation
 
 
 def test_markdown_reads_both_ways():
@@ -118,7 +190,8 @@ def test_seed_table_lists_the_corrections():
     md = apimap.seed_markdown()
     assert "`nd.module(x, 3)`" in md and "**acos**" not in md
     full = apimap.seed_markdown(only_notes=False)
-    assert full.count("\n") == len(apimap.ROWS) + 1
+    assert full.count("\n") == sum(r.from_seed for r in apimap.ROWS) + 1
+    assert "**cat**" not in full  # not a seed row
     # scraped text shown as intended, with the scraped form beside it
     assert "`t + v*(t1/t2)`<br>*(scraped as* `t v*(t1/t2)`*)*" in full
     assert "`x = mx.nd.ones((1,), ctx=mx.gpu(0))`<br>`y = x.as_in_context(mx.gpu(1))`" in full

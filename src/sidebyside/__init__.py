@@ -14,6 +14,7 @@ One job per module:
 - :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
 - :mod:`sidebyside.checkpoint` — whole checkpoints for both frameworks; damaged files named, digests;
 - :mod:`sidebyside.convert`   — a ``.params`` file ⇄ a PyTorch state dict file, verified; a CLI;
+- :mod:`sidebyside.optim`     — PyTorch's Adadelta as a Gluon optimizer, ``"torchadadelta"``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
 - :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
 - :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work;

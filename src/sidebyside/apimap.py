@@ -15,6 +15,12 @@ an expression whose value is the result. They see these names:
 - all: ``onp`` (numpy), ``math``, and ``dev0``/``dev1`` (torch devices) or
   ``ctx0``/``ctx1`` (MXNet contexts) for the device rows.
 
+Most rows are the seed's (``source == "seed"``, the default). Rows added later say where they
+come from in ``source`` (e.g. ``"issue 13"``): they have no seed cells (``seed_torch`` and
+``seed_mxnet`` are empty), their ``verdict`` is a plain note about the MXNet side rather than a
+judgement of a seed claim, and they are left out of every seed count and of
+:func:`seed_markdown` (:func:`added_markdown` lists them with their notes).
+
 Use :func:`check_all` for every row, :func:`summary` for the counts, :func:`to_markdown` for
 the table (either direction) and :func:`find` to look a name up from either side.
 """
@@ -35,14 +41,17 @@ from mxnet import nd, npx
 
 from .compare import assert_same, to_numpy
 
-__all__ = ["STATUSES", "Row", "Result", "ROWS", "SEED_AS_INTENDED", "row", "inputs", "device_pair", "run_snippet",
-           "check", "check_all", "summary", "to_markdown", "seed_markdown", "find",
+__all__ = ["STATUSES", "SEED", "NOT_IN_SEED", "ISSUE_13", "Row", "Result", "ROWS",
+           "SEED_AS_INTENDED", "row", "inputs", "device_pair", "run_snippet", "check",
+           "check_all", "summary", "to_markdown", "seed_markdown", "added_markdown", "find",
            "verdict_kind"]
 
 SAME, RENAMED, SEMANTICS, COMPOSITE, MISSING = (
     "same name", "renamed", "different semantics", "composite", "missing")
 STATUSES = (SAME, RENAMED, SEMANTICS, COMPOSITE, MISSING)
 NOT_AVAILABLE = "Not available"
+SEED = "seed"  # Row.source of the rows taken from the seed article's tables
+NOT_IN_SEED = "not in the seed"  # verdict_kind of the rows added later
 
 N_RANDOM = 20000  # samples drawn by the random rows
 
@@ -58,11 +67,12 @@ class Row:
     np: str | None                # mx.np / npx code (None: same as nd or absent)
     status: str                   # one of STATUSES: the best MXNet equivalent
     api: str                      # the MXNet names a reader would search for
-    seed_torch: str               # the seed's PyTorch cell, verbatim
-    seed_mxnet: str               # the seed's MXNet cell, verbatim
-    verdict: str                  # what is true about the seed's claim
+    seed_torch: str               # the seed's PyTorch cell, verbatim ("" if not a seed row)
+    seed_mxnet: str               # the seed's MXNet cell, verbatim ("" if not a seed row)
+    verdict: str                  # what is true about the seed's claim (else: a note)
     kind: str = "close"           # close | random | custom
     table: str = "tensor"         # tensor | device
+    source: str = SEED            # "seed", or where a later row comes from ("issue 13")
     rtol: float = 1e-5
     atol: float = 1e-6
     # random rows: statistic(samples) -> (observed, expected, tolerance)
@@ -71,8 +81,12 @@ class Row:
     judge: Callable | None = field(default=None, compare=False, repr=False)
 
     @property
+    def from_seed(self) -> bool:
+        return self.source == SEED
+
+    @property
     def seed_said_missing(self) -> bool:
-        return self.seed_mxnet.startswith(NOT_AVAILABLE)
+        return self.from_seed and self.seed_mxnet.startswith(NOT_AVAILABLE)
 
     @property
     def seed_torch_intended(self) -> str:
@@ -125,6 +139,18 @@ SEED_AS_INTENDED = {
 def _mean(expected, tol):
     def stat(s):
         return float(s.mean()), expected, tol
+    return stat
+
+
+def _mean_std(mean, std, tol, support=None):
+    """The larger of |mean − expected| and |std − expected|, against ``tol`` (expected 0).
+
+    With ``support=(low, high)``, a sample outside [low, high) makes the statistic infinite.
+    """
+    def stat(s):
+        if support is not None and not (s.min() >= support[0] and s.max() < support[1]):
+            return float("inf"), 0.0, tol
+        return float(max(abs(s.mean() - mean), abs(s.std() - std))), 0.0, tol
     return stat
 
 
@@ -188,6 +214,18 @@ def _same_pointer(t, m, api):
     return "both pointers equal the buffer a zero-copy DLPack view sees"
 
 
+def _all_cast_to_float64(t, m, api):
+    """``t``/``m``: (dtypes before the cast, after it, after the first forward, output dtype),
+    one dtype per floating-point parameter or buffer, as numpy names."""
+    for side, (before, cast, forward, out) in (("torch", t), (api, m)):
+        assert before and set(before) == {"float32"}, f"{side}: before the cast {before}"
+        assert set(cast) == {"float64"}, f"{side}: after the cast {cast}"
+        assert set(forward) == {"float64"} and out == "float64", f"{side}: {forward}, {out}"
+    assert len(t[0]) == len(m[0]), f"{len(t[0])} torch tensors vs {len(m[0])} MXNet ones"
+    return (f"all {len(t[0])} float tensors float32 → float64, the deferred (lazy) weight "
+            "too, before its first forward")
+
+
 def _eigh_match(t, m, api):
     """Eigenvalues equal; eigenvectors equal up to sign (columns vs rows: see the row)."""
     (t_vals, t_vecs), (m_vals, m_vecs) = t, m
@@ -201,6 +239,19 @@ def _eigh_match(t, m, api):
 # -------------------------------------------------------------------------------- the rows
 def _d(s: str) -> str:
     return textwrap.dedent(s).strip()
+
+
+ISSUE_13 = "issue 13"  # Row.source of the rows the migration issue 13 asked for
+
+#: torchvision's make_grid(imgs, nrow=8, padding=2) in mx.nd (the make_grid and save_image rows)
+_MAKE_GRID_ND = _d("""
+    n, c, h, w = imgs.shape
+    p, cols = 2, min(8, n)  # padding, images per row (make_grid's nrow)
+    grid = nd.zeros((c, -(-n // cols) * (h + p) + p, cols * (w + p) + p))  # pad value 0
+    for i in range(n):
+        top, left = p + (i // cols) * (h + p), p + (i % cols) * (w + p)
+        grid[:, top:top + h, left:left + w] = imgs[i]
+    grid""")
 
 
 ROWS: tuple[Row, ...] = (
@@ -519,6 +570,140 @@ ROWS: tuple[Row, ...] = (
         "torch.ones_like(x)", "nd.ones_like(x)", "mx.np.ones_like(x)", SAME,
         "nd.ones_like, mx.np.ones_like",
         "y torch.ones_like(x)", "y nd.ones_like(x)", "right"),
+    # ------------------------------------------------------- added by issue 13 (not the seed's)
+    Row("randn", "standard normal samples of a given shape",
+        "torch.randn(N)", "nd.random.normal(shape=(N,))", "mx.np.random.normal(size=(N,))",
+        RENAMED, "nd.random.normal, nd.random.randn, mx.np.random.normal", "", "",
+        "the shape is a keyword: shape= (a tuple) in mx.nd, size= in mx.np; "
+        "nd.random.randn(*shape) also exists",
+        kind="random", stat=_mean_std(0.0, 1.0, 0.03), source=ISSUE_13),
+    Row("randn_like", "standard normal samples with another tensor's shape and dtype",
+        _d("""
+            u = torch.zeros(N, dtype=torch.float64)
+            torch.randn_like(u)"""),
+        _d("""
+            u = nd.zeros((N,), dtype='float64')
+            nd.random.normal_like(u)"""),
+        _d("""
+            u = mx.np.zeros((N,), dtype='float64')
+            mx.np.random.normal(size=u.shape, dtype=u.dtype)"""),
+        RENAMED, "nd.random.normal_like, mx.np.random.normal", "", "",
+        "nd.random.normal_like exists in 1.9.1 and keeps the input's dtype (float64 here); "
+        "mx.np has no _like sampler: pass size=u.shape, dtype=u.dtype",
+        kind="random", stat=_mean_std(0.0, 1.0, 0.03), source=ISSUE_13),
+    Row("rand", "Uniform[0, 1) samples of a given shape",
+        "torch.rand(N)", "nd.random.uniform(shape=(N,))", "mx.np.random.uniform(size=(N,))",
+        RENAMED, "nd.random.uniform, mx.np.random.uniform", "", "",
+        "the default range is [0, 1) in both; the shape is a keyword (shape= / size=)",
+        kind="random", stat=_mean_std(0.5, math.sqrt(1 / 12), 0.01, support=(0.0, 1.0)),
+        source=ISSUE_13),
+    Row("rand_like", "Uniform[0, 1) samples with another tensor's shape and dtype",
+        _d("""
+            u = torch.zeros(N, dtype=torch.float64)
+            torch.rand_like(u)"""),
+        _d("""
+            u = nd.zeros((N,), dtype='float64')
+            nd.random.uniform_like(u)"""),
+        _d("""
+            u = mx.np.zeros((N,), dtype='float64')
+            mx.np.random.uniform(size=u.shape, dtype=u.dtype)"""),
+        RENAMED, "nd.random.uniform_like, mx.np.random.uniform", "", "",
+        "nd.random.uniform_like exists in 1.9.1 and keeps the input's dtype; mx.np has no "
+        "_like sampler: pass size=u.shape, dtype=u.dtype",
+        kind="random", stat=_mean_std(0.5, math.sqrt(1 / 12), 0.01, support=(0.0, 1.0)),
+        source=ISSUE_13),
+    Row("cat", "join tensors along an existing dimension",
+        "torch.cat((x, y), dim=0)", "nd.concat(x, y, dim=0)",
+        "mx.np.concatenate((x, y), axis=0)", SEMANTICS, "nd.concat, mx.np.concatenate",
+        "", "",
+        "nd.concat's dim defaults to 1, torch.cat's to 0: always pass dim=. nd.concat takes "
+        "the arrays unpacked (nd.concat(*arrays); a list raises) and its keyword is dim, not "
+        "axis; mx.np.concatenate takes a sequence and defaults to axis 0 like torch",
+        source=ISSUE_13),
+    Row("stack", "join tensors along a new dimension",
+        "torch.stack((x, y), dim=1)", "nd.stack(x, y, axis=1)", "mx.np.stack((x, y), axis=1)",
+        SAME, "nd.stack, mx.np.stack", "", "",
+        "the default is axis 0 in all three; nd.stack takes the arrays unpacked "
+        "(nd.stack(*arrays); a list raises)", source=ISSUE_13),
+    Row("sigmoid", "element-wise logistic function",
+        "torch.sigmoid(x)", "nd.sigmoid(x)", "npx.sigmoid(x)", SAME, "nd.sigmoid, npx.sigmoid",
+        "", "", "same name (in npx for mx.np)", source=ISSUE_13),
+    Row("relu", "element-wise max(x, 0)",
+        "torch.relu(x)", "nd.relu(x)", "npx.relu(x)", SAME, "nd.relu, npx.relu",
+        "", "", "same name (in npx for mx.np)", source=ISSUE_13),
+    Row("tanh", "element-wise hyperbolic tangent",
+        "torch.tanh(x)", "nd.tanh(x)", "mx.np.tanh(x)", SAME, "nd.tanh, mx.np.tanh",
+        "", "", "same name", source=ISSUE_13),
+    Row("log", "element-wise natural logarithm",
+        "torch.log(t2)", "nd.log(t2)", "mx.np.log(t2)", SAME, "nd.log, mx.np.log",
+        "", "", "same name (the input here is positive)", source=ISSUE_13),
+    Row("softmax", "softmax along a dimension",
+        "torch.softmax(x, dim=0)", "nd.softmax(x, axis=0)", "npx.softmax(x, axis=0)", SAME,
+        "nd.softmax, npx.softmax", "", "",
+        "pass the axis: MXNet's defaults to -1, torch.softmax has no default (and "
+        "torch.nn.functional.softmax without dim warns and picks 0 for 0-, 1- and 3-d input, "
+        "1 otherwise)", source=ISSUE_13),
+    Row("double()", "cast every parameter of a model to float64",
+        _d("""
+            net = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3),
+                                      torch.nn.LazyLinear(2))  # the last: shape not known yet
+            def dtypes():
+                return [str(t.dtype)[6:] for t in (*net.parameters(), *net.buffers())
+                        if t.is_floating_point()]
+            before = dtypes()
+            assert net.double() is net  # or net.to(torch.float64)
+            cast = dtypes()
+            out = net(torch.ones(2, 4, dtype=torch.float64))  # the lazy weight is made now
+            (before, cast, dtypes(), str(out.dtype)[6:])"""),
+        _d("""
+            net = mx.gluon.nn.HybridSequential()
+            net.add(mx.gluon.nn.Dense(3, in_units=4), mx.gluon.nn.BatchNorm(in_channels=3),
+                    mx.gluon.nn.Dense(2))  # the last: in_units not known yet (deferred)
+            net.initialize()
+            params = list(net.collect_params().values())
+            before = [onp.dtype(p.dtype).name for p in params]
+            assert net.cast('float64') is None  # returns None, not the block
+            cast = [onp.dtype(p.dtype).name for p in params]
+            out = net(nd.ones((2, 4), dtype='float64'))  # the deferred weight is made now
+            (before, cast, [p.data().dtype.__name__ for p in params], out.dtype.__name__)"""),
+        None, RENAMED, "Block.cast", "", "",
+        "cast(dtype) changes every parameter, BatchNorm's running statistics included; a "
+        "parameter still deferred gets the dtype and is created with it at the first "
+        "forward. cast returns None (net = net.cast(...) loses the net); the input must then "
+        "be float64 too (a float32 input raises, as in torch)",
+        kind="custom", judge=_all_cast_to_float64, source=ISSUE_13),
+    Row("make_grid", "tile a batch of images into one image (torchvision.utils)",
+        _d("""
+            import torchvision.utils
+            torchvision.utils.make_grid(imgs, nrow=8, padding=2)"""),
+        _MAKE_GRID_ND, None, COMPOSITE, "none (nd.zeros + slice assignment)", "", "",
+        "no MXNet equivalent (nothing in mx.image or gluon.utils); the loop gives the same "
+        "grid, pad value 0, for a batch of two or more 3-channel images (make_grid also "
+        "repeats a single channel three times and returns a lone image unpadded)",
+        rtol=0.0, atol=0.0, source=ISSUE_13),
+    Row("save_image", "write a batch of images as one PNG grid (torchvision.utils)",
+        _d("""
+            import os, tempfile, torchvision.utils
+            from PIL import Image
+            with tempfile.TemporaryDirectory() as d:
+                torchvision.utils.save_image(imgs, os.path.join(d, 'grid.png'))
+                png = onp.array(Image.open(os.path.join(d, 'grid.png')))
+            torch.from_numpy(png)  # height, width, RGB"""),
+        _MAKE_GRID_ND.rsplit("\n", 1)[0] + "\n" + _d("""
+            import os, tempfile
+            from PIL import Image  # mx.image reads images but has no writer
+            pixels = (grid * 255 + 0.5).clip(0, 255).astype('uint8')  # save_image's rounding
+            with tempfile.TemporaryDirectory() as d:
+                Image.fromarray(pixels.transpose((1, 2, 0)).asnumpy()).save(
+                    os.path.join(d, 'grid.png'))
+                png = mx.image.imread(os.path.join(d, 'grid.png'))
+            png  # height, width, RGB"""),
+        None, COMPOSITE, "mx.image.imread + PIL.Image.save", "", "",
+        "no MXNet equivalent: build the grid as for make_grid, round as save_image does "
+        "(× 255 + 0.5, clip, uint8: without the + 0.5 about half the values come out one "
+        "lower), write it with PIL; read back with mx.image.imread it equals save_image's "
+        "PNG pixel for pixel",
+        rtol=0.0, atol=0.0, source=ISSUE_13),
     # ------------------------------------------------------------------ devices
     Row("copy to GPU", "create or copy data on an accelerator",
         _d("""
@@ -597,11 +782,18 @@ assert len(_BY_KEY) == len(ROWS), "duplicate row keys"
 for _r in ROWS:
     assert _r.status in STATUSES, _r
     assert _r.nd is not None or _r.np is not None or _r.status == MISSING, _r.key
-    assert _r.verdict.split()[0].strip(":;,") in ("right", "wrong", "stale"), _r.key
+    if _r.from_seed:
+        assert _r.seed_torch and _r.seed_mxnet, _r.key
+        assert _r.verdict.split()[0].strip(":;,") in ("right", "wrong", "stale"), _r.key
+    else:  # a later row makes no claim about the seed
+        assert _r.source and not (_r.seed_torch or _r.seed_mxnet), _r.key
 
 
 def verdict_kind(r: Row) -> str:
-    """'right', 'wrong' or 'stale' (the seed said "Not available" but there is one now)."""
+    """'right', 'wrong' or 'stale' (the seed said "Not available" but there is one now);
+    :data:`NOT_IN_SEED` for a row that is not the seed's."""
+    if not r.from_seed:
+        return NOT_IN_SEED
     return r.verdict.split(":")[0].split(";")[0].split(",")[0].split()[0]
 
 
@@ -628,6 +820,7 @@ def inputs(seed: int = 0) -> dict[str, onp.ndarray]:
         "M": u(2, 4), "mat1": u(2, 3), "mat2": u(3, 4), "b1": u(5, 2, 3), "b2": u(5, 3, 4),
         "v1": u(2), "v2": u(4), "a3": u(4, 3), "b3": u(4, 3),
         "S": (s + s.T).astype(onp.float32), "A": u(6, 3), "B": u(6, 2),
+        "imgs": u(10, 3, 5, 6, lo=0.0, hi=1.0),  # a batch of 10 RGB images, 5 × 6 pixels
     }
 
 
@@ -761,19 +954,21 @@ def check_all(rows=ROWS, seed: int = 0) -> list[Result]:
 
 
 def summary(results: list[Result]) -> dict:
-    """Counts by status, and what became of the seed's "Not available" rows."""
+    """Counts by status and by source, and what became of the seed's "Not available" rows
+    (the seed counts cover the seed's rows only)."""
     rows = [r.row for r in results]
     seed_na = [r for r in rows if r.seed_said_missing]
     return {
         "rows": len(rows),
         "checked ok": sum(r.ok for r in results),
         "by status": {s: sum(r.status == s for r in rows) for s in STATUSES},
+        "by source": dict(Counter(r.source for r in rows)),
         "seed said not available": len(seed_na),
         "of those, available now": sum(r.status in (SAME, RENAMED, SEMANTICS)
                                        for r in seed_na),
         "of those, a composite": sum(r.status == COMPOSITE for r in seed_na),
         "of those, still missing": sum(r.status == MISSING for r in seed_na),
-        "seed verdicts": dict(Counter(verdict_kind(r) for r in rows)),
+        "seed verdicts": dict(Counter(verdict_kind(r) for r in rows if r.from_seed)),
     }
 
 
@@ -808,6 +1003,7 @@ def to_markdown(results: list[Result] | None = None, rows=ROWS, table: str | Non
     ``direction="mxnet"`` sorts by the MXNet names and puts them first (coming from Gluon).
     Each row shows its status; with ``results`` also its check: ✔ and the largest difference for
     deterministic rows, ✔ statistic / semantics for the others, ✘ and the reason on failure.
+    A row that is not the seed's says where it comes from under its status.
     :func:`seed_markdown` lists what the seed said for each row.
     """
     if direction not in ("torch", "mxnet"):
@@ -823,11 +1019,12 @@ def to_markdown(results: list[Result] | None = None, rows=ROWS, table: str | Non
     for r in rows:
         mxnet = "<br>".join(f"{api}:<br>{_cell(code)}" for api, code in (
             ("`mx.nd`", r.nd), ("`mx.np` / `npx`", r.np)) if code is not None) or "—"
-        label = f"**{_text(r.key)}**<br>*{r.status}*"
+        mark = "" if r.from_seed else f"<br>*({_text(r.source)}, not the seed)*"
+        label = f"**{_text(r.key)}**<br>*{r.status}*{mark}"
         if results is not None:
             label += "<br>" + _check_cell(by_row.get(r.key))
         if direction == "mxnet":
-            cells = [f"{_text(r.api)}<br>*{r.status}*", mxnet, _cell(r.torch)]
+            cells = [f"{_text(r.api)}<br>*{r.status}*{mark}", mxnet, _cell(r.torch)]
         else:
             cells = [label, _cell(r.torch), mxnet]
         lines.append("| " + " | ".join(cells) + " |")
@@ -839,16 +1036,26 @@ def seed_markdown(rows=ROWS, only_notes: bool = True) -> str:
 
     The cell is shown as intended (:data:`SEED_AS_INTENDED`), with the scraped text beside
     it where the two differ. With ``only_notes`` the rows whose verdict is a plain "right"
-    are left out.
+    are left out. Rows that are not the seed's are never listed (see :func:`added_markdown`).
     """
     lines = ["| row | the seed's MXNet cell | verdict |", "|---|---|---|"]
     for r in rows:
-        if only_notes and r.verdict == "right":
+        if not r.from_seed or (only_notes and r.verdict == "right"):
             continue
         cell = _cell(r.seed_mxnet_intended)
         if r.seed_mxnet_intended != r.seed_mxnet:
             cell += f"<br>*(scraped as* `{_text(r.seed_mxnet)}`*)*"
         lines.append(f"| **{_text(r.key)}** | {cell} | {_text(r.verdict)} |")
+    return "\n".join(lines)
+
+
+def added_markdown(rows=ROWS) -> str:
+    """The rows that are not the seed's: where each comes from, its status and its note."""
+    lines = ["| row | from | status | note |", "|---|---|---|---|"]
+    for r in rows:
+        if not r.from_seed:
+            lines.append(f"| **{_text(r.key)}** | {_text(r.source)} | {r.status} | "
+                         f"{_text(r.verdict)} |")
     return "\n".join(lines)
 
 
