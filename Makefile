@@ -8,7 +8,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.32.0 \
                 protobuf==7.36.2 onnx==1.19.0
 
-.PHONY: all setup test portability book notebooks sync clean
+.PHONY: all setup test portability book notebooks sync cheatsheet clean
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -53,6 +53,10 @@ portability: setup
 book: setup
 	$(BIN)/jupyter-book build book --all -W -n --keep-going
 	@echo "Open book/_build/html/index.html"
+
+## cheatsheet: rewrite book/cheatsheet.md from the API map and the notebooks' mapping tables
+cheatsheet: setup
+	$(BIN)/python tools/make_cheatsheet.py
 
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup

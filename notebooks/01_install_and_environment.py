@@ -186,7 +186,7 @@ assert devs.threads.mxnet == threads.mxnet_operator_threads()
 # %% [markdown]
 # What the lost threads cost PyTorch here — a 1500×1500 matrix product, at MXNet's count
 # and at the restored one (machine-dependent numbers, for reading only; the timing notebooks
-# compare the frameworks at *equal* counts, see notebook 3 §5):
+# compare the frameworks at *equal* counts, see [notebook 3](03_mnist_mlp.ipynb) §5):
 
 # %% tags=["nbval-ignore-output"]
 square = torch.rand(1500, 1500)

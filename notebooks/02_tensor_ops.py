@@ -30,7 +30,7 @@ devs = devices.pick()
 
 # %% [markdown]
 # Both frameworks run on the CPU here unless a GPU works (the MXNet wheel installed is CPU
-# only; see notebook 1). The device rows in section 8 use two devices per framework.
+# only; see [notebook 1](01_install_and_environment.ipynb)). The device rows in section 8 use two devices per framework.
 #
 # ## 1. One row, three APIs
 #
@@ -102,7 +102,7 @@ isinstance(pt_a.size(), tuple), type(nd_a.size).__name__
 
 # %% [markdown]
 # The shape as separate integers does not raise a shape error in MXNet: `nd.ones(2, 3)`
-# takes the 3 as its *context* argument (notebook 1 shows `mx.np` taking it as a dtype):
+# takes the 3 as its *context* argument ([notebook 1](01_install_and_environment.ipynb) shows `mx.np` taking it as a dtype):
 
 # %% tags=["raises-exception"]
 nd.ones(2, 3)
@@ -152,7 +152,7 @@ view[0] = 7.0
 (pt_b, pt_b.sum().item())
 
 # %% [markdown]
-# **Gluon**: `asnumpy()` always copies (and waits for pending work, see notebook 5).
+# **Gluon**: `asnumpy()` always copies (and waits for pending work, see [notebook 5](05_autograd.ipynb)).
 # `mx.nd` has `asscalar()`; `item()` exists only on `mx.np` arrays.
 
 # %%
@@ -255,7 +255,7 @@ mx.np.dot(mx.np.ones((2, 3)), mx.np.ones((2, 3)))
 
 # %% [markdown]
 # The three messages side by side (`sidebyside.errors.catch` keeps the type and the message
-# without MXNet's C++ traceback banner; notebook 1 introduced it):
+# without MXNet's C++ traceback banner; [notebook 1](01_install_and_environment.ipynb) introduced it):
 
 # %%
 mismatch = {
@@ -479,12 +479,14 @@ assert abs(m_rate - 0.25) < 0.01 and abs(m_scale - 4.0) < 0.2
 # %% [markdown]
 # ## 10. Reading the map from the Gluon side
 #
-# A reader coming from MXNet looks up the MXNet name. `apimap.find` searches both sides, by
-# whole names (`arccos`, `nd.arccos`, `linalg.gemm2`), not by substrings: `cat` does not
-# find `scatter_`. The same table sorted by MXNet names is below.
+# A reader coming from MXNet looks up the MXNet name. `apimap.find` searches both sides and
+# each row's note, by whole names (`arccos`, `nd.arccos`, `linalg.gemm2`), not by substrings:
+# `cat` does not find `scatter_`. After the map's rows it lists the rows of every notebook's
+# mapping tables that use the name (`sidebyside.mappings` reads them), each with where it is.
+# The same table sorted by MXNet names is below; the book's cheat sheet lists both.
 
 # %%
-[(r.key, r.api) for r in apimap.find("modulo") + apimap.find("gather_nd")]
+[(r.key, r.where) for r in apimap.find("modulo") + apimap.find("gather_nd")]
 
 # %%
 assert [r.key for r in apimap.find("arccos")] == ["acos"]

@@ -55,7 +55,7 @@ devs = devices.pick()
 #
 # The data: Fashion-MNIST's test split (MNIST when `SIDEBYSIDE_DATASET=mnist`), both
 # frameworks' own dataset classes over one copy of the files. Calls that are meant to fail
-# go through `sidebyside.errors.catch` (notebook 1): its `.brief` is the error's type and
+# go through `sidebyside.errors.catch` ([notebook 1](01_install_and_environment.ipynb)): its `.brief` is the error's type and
 # first line, its `.stderr` what was written to stderr meanwhile (Gluon's `DataLoader`
 # writes something when its constructor fails — see section 2).
 

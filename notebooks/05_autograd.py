@@ -1140,7 +1140,7 @@ assert timings["torch @, not synced"].work == ("async" if pt_dev.type == "cuda" 
 # The same mistake at the scale of a training loop. A loop that keeps its running loss as
 # an `NDArray` (`total_loss += loss.mean()`, no `asscalar()`) never reaches a sync point:
 # when it returns, most of its arithmetic is still queued, and a clock stopped there
-# measures how fast work was *queued*. 50 steps of notebook 3's MLP (batches of 512, in
+# measures how fast work was *queued*. 50 steps of [notebook 3](03_mnist_mlp.ipynb)'s MLP (batches of 512, in
 # memory) on the CPU:
 
 # %% tags=["nbval-ignore-output"]

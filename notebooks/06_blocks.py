@@ -6,7 +6,8 @@
 # - how a custom `gluon.Block` maps onto an `nn.Module`, how Gluon 1.x names, collects and
 #   saves parameters — and when `save_parameters()` keys match `state_dict()` keys;
 # - how each side initialises a network and one layer, and how Gluon's *default*
-#   initialisers differ from PyTorch's, and how to reproduce PyTorch's in Gluon;
+#   initialisers differ from PyTorch's, how to reproduce PyTorch's in Gluon, and MXNet's
+#   (`Xavier`, `MSRAPrelu`, `Uniform`, `Normal`) in PyTorch;
 # - which layer defaults change the numbers when you port a network: BatchNorm momentum and
 #   variance, `Dense(flatten=True)`, channel layout, and the argument names of convolution
 #   and pooling layers.
@@ -31,7 +32,7 @@ import torchvision
 from mxnet import autograd, gluon
 from torch import nn
 
-from sidebyside import compare, devices, errors, seeding, transfer
+from sidebyside import compare, devices, errors, initmap, seeding, transfer
 
 print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
       f" · mxnet {mx.__version__}")
@@ -191,7 +192,7 @@ assert saved_keys == sorted(pt_net.state_dict())
 # ### When the saved keys do *not* match
 #
 # They match here because both classes name their layers the same (`hidden`, `out`). They
-# do not match in general. The most common case is the one from notebook 3: a `Sequential`
+# do not match in general. The most common case is the one from [notebook 3](03_mnist_mlp.ipynb): a `Sequential`
 # MLP, where PyTorch's `ReLU` is a layer of its own and takes a position, and Gluon's
 # activation is an argument of `Dense`:
 #
@@ -521,6 +522,215 @@ for name, fan_in in fan_ins.items():
 "Xavier('uniform', 'in', magnitude=1) + Uniform(1/√fan_in) draw PyTorch's default"
 
 # %% [markdown]
+# ### Legacy initialisers, reproduced in PyTorch
+#
+# The other direction: a Gluon script's `initialize(init)` ported to PyTorch. Every MXNet
+# initialiser below has a `torch.nn.init` call that draws from *the same distribution*
+# (not the same numbers: each framework has its own generator). MXNet's `Xavier`
+# ([`initializer.py`, lines 625–651](https://github.com/apache/mxnet/blob/1.9.1/python/mxnet/initializer.py#L625))
+# takes, for a weight of shape `(out, in, *kernel)`, `fan_in = in·∏kernel` and
+# `fan_out = out·∏kernel` — PyTorch's fans exactly — then
+# `factor` = `(fan_in + fan_out)/2` (`"avg"`), `fan_in` (`"in"`) or `fan_out` (`"out"`),
+# `s = √(magnitude / factor)`, and draws `U(−s, s)` (`"uniform"`) or `N(0, s²)`
+# (`"gaussian"`). PyTorch's `xavier_*_` use `gain·√(6/(fan_in + fan_out))` (bound) and
+# `gain·√(2/(fan_in + fan_out))` (std); `kaiming_*_` use `gain·√(3/fan)` and `gain/√fan`
+# with `gain = √(2/(1 + a²))` (`nonlinearity="leaky_relu"`, the default), 1 (`"linear"`),
+# √2 (`"relu"`). Setting them equal:
+#
+# | MXNet 1.9.1 | draws | PyTorch, the same distribution |
+# |---|---|---|
+# | `Xavier(magnitude=2.24)` (what MXNet's `example/gluon/image_classification.py` uses) | `U(±√(4.48/(fan_in + fan_out)))` | `xavier_uniform_(w, gain=√(2.24/3))` |
+# | `Xavier("uniform", "avg", m)` (default `m = 3`) | `U(±√(2m/(fan_in + fan_out)))` | `xavier_uniform_(w, gain=√(m/3))` (`m = 3`: `gain=1`) |
+# | `Xavier("gaussian", "avg", m)` | `N(0, 2m/(fan_in + fan_out))` | `xavier_normal_(w, gain=√m)` |
+# | `Xavier("uniform", "in"/"out", m)` | `U(±√(m/fan))` | `kaiming_uniform_(w, a=√(6/m − 1), mode="fan_in"/"fan_out")` for `m ≤ 6` (`m = 6`: `nonlinearity="relu"`; `m = 3`: `"linear"`; `m = 1`: `a=√5`, PyTorch's default); any `m`: `uniform_(w, −s, s)` |
+# | `Xavier("gaussian", "in"/"out", m)` | `N(0, m/fan)` | `kaiming_normal_(w, a=√(2/m − 1), mode=…)` for `m ≤ 2` (`m = 2`: `"relu"`; `m = 1`: `"linear"`); any `m`: `normal_(w, 0, s)` |
+# | `MSRAPrelu(factor_type="avg", slope=0.25)` (the defaults) | `Xavier("gaussian", factor_type, 2/(1 + slope²))` | `"avg"`: `xavier_normal_(w, gain=√(2/(1 + slope²)))`; `"in"`/`"out"`: `kaiming_normal_(w, a=slope, mode=…)` |
+# | `Uniform(scale=0.07)` | `U(±scale)` | `uniform_(w, −scale, scale)` |
+# | `Normal(sigma=0.01)` | `N(0, sigma²)` | `normal_(w, 0, sigma)` |
+# | biases; BatchNorm γ, β, running mean, variance | 0; 1, 0, 0, 1 — the *layer's* own initialisers (below) | `zeros_(bias)` (PyTorch's default is `U(±1/√fan_in)`); `BatchNorm` starts at 1, 0, 0, 1 already |
+#
+# All of these are exact in distribution (the `a` route up to the rounding of `√(6/m − 1)`).
+# `MSRAPrelu()` is *not* `Xavier("gaussian", "in", 2)`: its defaults are `"avg"` and slope
+# 0.25; `MSRAPrelu("in", 0)` is.
+#
+# **PyTorch**: the table's calls, one per row, on the two weights of the sub-section above
+# (`Linear(784, 256)`: fans 784 and 256; `Conv2d(16, 64, 3)`: 144 and 576), and a tempting
+# wrong one: `xavier_uniform_` without the gain.
+
+# %%
+init = nn.init
+legacy = {  # MXNet initialiser: (it, the PyTorch call that draws from the same distribution)
+    "Xavier(magnitude=2.24)": (mx.init.Xavier(magnitude=2.24),
+                               lambda w: init.xavier_uniform_(w, gain=np.sqrt(2.24 / 3))),
+    "Xavier('gaussian', 'avg', 3)": (mx.init.Xavier("gaussian", "avg", 3),
+                                     lambda w: init.xavier_normal_(w, gain=np.sqrt(3))),
+    "Xavier('uniform', 'in', 2)": (mx.init.Xavier("uniform", "in", 2),
+                                   lambda w: init.kaiming_uniform_(w, a=np.sqrt(6 / 2 - 1))),
+    "Xavier('uniform', 'out', 6)": (mx.init.Xavier("uniform", "out", 6), lambda w:
+                                    init.kaiming_uniform_(w, mode="fan_out",
+                                                          nonlinearity="relu")),
+    "Xavier('gaussian', 'in', 2)": (mx.init.Xavier("gaussian", "in", 2),
+                                    lambda w: init.kaiming_normal_(w, nonlinearity="relu")),
+    "Xavier('gaussian', 'out', 1)": (mx.init.Xavier("gaussian", "out", 1), lambda w:
+                                     init.kaiming_normal_(w, mode="fan_out",
+                                                          nonlinearity="linear")),
+    # m = 3 > 2: no `a` fits; normal_ with the std (fan_in = w[0].numel())
+    "Xavier('gaussian', 'in', 3)": (mx.init.Xavier("gaussian", "in", 3),
+                                    lambda w: init.normal_(w, 0, np.sqrt(3 / w[0].numel()))),
+    "MSRAPrelu()": (mx.init.MSRAPrelu(),
+                    lambda w: init.xavier_normal_(w, gain=np.sqrt(2 / (1 + 0.25**2)))),
+    "MSRAPrelu('in', 0.25)": (mx.init.MSRAPrelu("in", 0.25),
+                              lambda w: init.kaiming_normal_(w, a=0.25)),
+    "Uniform(0.1)": (mx.init.Uniform(0.1), lambda w: init.uniform_(w, -0.1, 0.1)),
+    "Normal(0.02)": (mx.init.Normal(0.02), lambda w: init.normal_(w, 0, 0.02)),
+    "tempting: xavier_uniform_(w) for Xavier(magnitude=2.24)": (
+        mx.init.Xavier(magnitude=2.24), init.xavier_uniform_),
+}
+pt_legacy = {label: {name: fn(torch.empty(l.weight.shape)).numpy()
+                     for name, l in pt_ref.items()}
+             for label, (_, fn) in legacy.items()}
+{name: w.shape for name, w in pt_legacy["Xavier(magnitude=2.24)"].items()}
+
+# %% [markdown]
+# **Gluon**: the same two layers (`dense_and_conv()` from above), each row's initialiser
+# passed to `initialize()`:
+
+# %%
+mx_legacy = {}
+for label, (mx_init, _) in legacy.items():
+    layers = dense_and_conv()
+    for layer in layers.values():
+        layer.initialize(mx_init, ctx=mx_ctx)
+    mx_legacy[label] = {name: l.weight.data().asnumpy() for name, l in layers.items()}
+{name: w.shape for name, w in mx_legacy["Xavier(magnitude=2.24)"].items()}
+
+# %% [markdown]
+# Each pair against the law MXNet's code gives (`mx_law`): for a uniform row `max |w| / s`,
+# for a Gaussian row `std / s`, and the KS distance between MXNet's and PyTorch's draws
+# (`ks_distance` from above). **Check**, with the tolerances of the sub-section above: a
+# uniform draw's largest `|w|` within 0.5 % below `s`, a Gaussian draw's standard deviation
+# within 5 standard errors (`1/√(2n)` relative), the KS distance below its critical value at
+# α = 1e-6 — and the tempting call fails: its bound is `√(3/2.24)` times MXNet's.
+
+# %% tags=["nbval-ignore-output"]
+def mx_law(i, shape):
+    """MXNet's draw for a weight of this shape (initializer.py): (rnd_type, bound or std)."""
+    if isinstance(i, mx.init.Xavier):                           # MSRAPrelu is one too
+        k = np.prod(shape[2:])
+        fans = {"in": shape[1] * k, "out": shape[0] * k}
+        fans["avg"] = (fans["in"] + fans["out"]) / 2
+        return i.rnd_type, np.sqrt(i.magnitude / fans[i.factor_type])
+    return ("uniform", i.scale) if isinstance(i, mx.init.Uniform) else ("gaussian", i.sigma)
+
+
+legacy_stats = {}
+for label, (mx_init, _) in legacy.items():
+    for name in ("linear", "conv"):
+        mx_w, pt_w = mx_legacy[label][name], pt_legacy[label][name]
+        kind, s = mx_law(mx_init, mx_w.shape)
+        ratio = (lambda w: np.abs(w).max() / s) if kind == "uniform" else \
+            (lambda w: w.std() / s)
+        legacy_stats[label, name] = {"kind": kind, "n": mx_w.size, "MXNet": ratio(mx_w),
+                                     "PyTorch": ratio(pt_w), "KS": ks_distance(mx_w, pt_w)}
+for (label, name), st in legacy_stats.items():
+    print(f"{label[:40]:40} {name:6} {st['kind']:8} MXNet {st['MXNet']:.4f}"
+          f"  PyTorch {st['PyTorch']:.4f}  KS {st['KS']:.4f}")
+
+# %%
+for (label, name), st in legacy_stats.items():
+    n = st["n"]
+    ks_tol = np.sqrt(-np.log(1e-6 / 2) * (n + n) / (2 * n * n))
+    if label.startswith("tempting"):
+        assert st["KS"] > ks_tol and st["PyTorch"] > 0.995 * np.sqrt(3 / 2.24)
+        continue
+    for side in ("MXNet", "PyTorch"):
+        if st["kind"] == "uniform":
+            assert 0.995 < st[side] <= 1 + 1e-6, (label, name, side)
+        else:
+            assert abs(st[side] - 1) < 5 / np.sqrt(2 * n), (label, name, side)
+    assert st["KS"] < ks_tol, (label, name)
+"each row: one distribution on both sides; xavier_uniform_ without the gain is wider"
+
+# %% [markdown]
+# **Biases, γ, β, running statistics.** MXNet's `Initializer` picks by the parameter's
+# *name* only when it is called with a bare `InitDesc` — the symbolic `Module` API: a name
+# ending in `weight` gets the draw, `bias` 0, `gamma` 1, `beta` 0, and any other name
+# (`running_mean`, `running_var`, `moving_mean`) a `ValueError`; those get 0 and 1 from
+# the BatchNorm operator's own `__init__` attribute. Gluon never asks the name:
+# `Parameter.initialize` hands the initialiser over as that `__init__`, which draws
+# whatever the name. Gluon's biases are 0 and its γ, β, statistics 1, 0, 0, 1 because the
+# *layers* declare those initialisers (`bias_initializer="zeros"`, `gamma_initializer="ones"`,
+# …), and they win; a parameter of your own called `bias`, with none, gets the draw.
+#
+# `sidebyside.initmap.torch_init_like_mxnet(module, init)` does all of this to a PyTorch
+# module: each weight (two dimensions or more) from the table's law for its shape, biases 0,
+# normalisation layers' weight 1, bias 0 and running statistics reset — what
+# `initialize(init)` gives the Gluon twin. Anything else (a `PReLU` slope, an `Orthogonal`
+# initialiser) is refused with a message naming it. Below the names, a small CNN on both
+# sides, initialised as legacy scripts do.
+
+# %%
+def by_name(name, shape=(3,)):
+    arr = mx.nd.full(shape, 7.0)
+    try:
+        mx.init.Uniform(0.5)(mx.init.InitDesc(name), arr)
+    except ValueError as exc:
+        return f"ValueError: {str(exc).split('.')[0]}"
+    return "drawn" if name.endswith("weight") else float(arr[0].asscalar())
+
+
+class OwnBias(gluon.Block):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.bias = self.params.get("bias", shape=(5,))      # no init= of its own
+
+
+own = OwnBias()
+own.initialize(mx.init.Uniform(0.5), ctx=mx_ctx)
+bn_defaults = gluon.nn.BatchNorm(in_channels=4)
+bn_defaults.initialize(mx.init.Uniform(0.5), ctx=mx_ctx)
+by_init = {n: by_name(n, (2, 3) if n.endswith("weight") else (3,))
+           for n in ("fc_weight", "fc_bias", "bn_gamma", "bn_beta", "bn_running_mean",
+                     "bn_moving_var")}
+names = {"Initializer by name (Module API)": by_init,
+         "Gluon BatchNorm's own": {k.split("_", 1)[1]: str(p.init)
+                                   for k, p in bn_defaults.collect_params().items()},
+         "Gluon 'bias' without init=": "drawn" if own.bias.data().asnumpy().any() else 0,
+         "PyTorch BatchNorm2d": {k: float(v.unique()[0])
+                                 for k, v in nn.BatchNorm2d(4).state_dict().items()
+                                 if v.dim() == 1}}
+assert by_init["fc_bias"] == by_init["bn_beta"] == 0 and by_init["bn_gamma"] == 1
+assert by_init["bn_running_mean"].startswith("ValueError: Unknown initialization pattern")
+assert names["Gluon BatchNorm's own"] == {"gamma": "ones", "beta": "zeros",
+                                          "running_mean": "zeros", "running_var": "ones"}
+assert names["Gluon 'bias' without init="] == "drawn"
+assert names["PyTorch BatchNorm2d"] == {"weight": 1, "bias": 0, "running_mean": 0,
+                                        "running_var": 1}
+assert errors.catch(lambda: OwnBias().initialize(mx.init.Xavier())).type == "ValueError"
+names
+
+# %%
+pt_cnn = nn.Sequential(nn.Conv2d(3, 32, 3), nn.BatchNorm2d(32), nn.ReLU(), nn.Flatten(),
+                       nn.Linear(32 * 14 * 14, 10))
+laws = initmap.torch_init_like_mxnet(pt_cnn, mx.init.Xavier(magnitude=2.24))   # PyTorch
+mx_cnn = gluon.nn.HybridSequential()
+mx_cnn.add(gluon.nn.Conv2D(32, 3, in_channels=3), gluon.nn.BatchNorm(in_channels=32),
+           gluon.nn.Activation("relu"), gluon.nn.Dense(10, in_units=32 * 14 * 14))
+mx_cnn.initialize(mx.init.Xavier(magnitude=2.24), ctx=mx_ctx)                 # Gluon
+pt_state = {k: v for k, v in pt_cnn.state_dict().items() if "num_batches" not in k}
+for (t_name, t), g in zip(pt_state.items(), mx_cnn.collect_params().values()):
+    t, g = compare.to_numpy(t), g.data().asnumpy()
+    assert t.shape == g.shape
+    if t_name.endswith("weight") and t.ndim > 1:
+        kind, s = mx_law(mx.init.Xavier(magnitude=2.24), t.shape)
+        assert laws[t_name][0] == kind and abs(laws[t_name][1] - s) < 1e-12 * s
+        assert np.abs(t).max() <= s * (1 + 1e-6)
+        assert ks_distance(t, g) < np.sqrt(-np.log(1e-6 / 2) * 2 / t.size)
+    else:
+        np.testing.assert_array_equal(t, g)         # 0s and 1s, the same on both sides
+{name: law if law == "uniform" else value for name, (law, value) in laws.items()}
+
+# %% [markdown]
 # ### Deferred initialisation
 #
 # Without the input size, a layer cannot create its weight. PyTorch's `Lazy*` modules
@@ -841,6 +1051,7 @@ f"channels_last vs NCHW conv: max |Δ| = {diff:.1e} (tolerance 1e-5)"
 # | default weights | `U(±1/√fan_in)` (Kaiming-uniform, `a=√5`) | `Uniform(0.07)` for every layer |
 # | default biases | `U(±1/√fan_in)` | zeros |
 # | PyTorch's default in Gluon | — | `weight_initializer=mx.init.Xavier("uniform", "in", magnitude=1)`, `bias_initializer=mx.init.Uniform(1/√fan_in)`, per layer (`fan_in` = `in_units`, or `in_channels·kh·kw`) |
+# | MXNet's initialisers in PyTorch | `Xavier(magnitude=m)` = `xavier_uniform_(w, gain=√(m/3))`; every `Xavier`/`MSRAPrelu` case in §2's table; `initmap.torch_init_like_mxnet(net, init)`, biases 0 | `net.initialize(mx.init.Xavier(magnitude=2.24))`; biases, γ, β by the layers' own initialisers |
 # | parameters exist | at construction | at `initialize()`, or at the first forward (deferred) |
 # | BatchNorm | `momentum=0.1`; stats in forward; unbiased variance | `momentum=0.9`; CPU: stats in *backward* ([notebook 5 §2](05_autograd.ipynb)), biased variance |
 # | `Linear` on 3-D | last axis | `Dense(flatten=False)`; the default flattens |

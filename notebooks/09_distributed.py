@@ -193,7 +193,7 @@ assert compare.max_abs_diff(compressed_w, uncompressed_w) > 0.1
 #
 # ## 3. Distributed training, really run on 127.0.0.1
 #
-# The job: notebook 3's MLP (784-256-10, SGD, learning rate 0.1) on 6 global batches of 64
+# The job: [notebook 3](03_mnist_mlp.ipynb)'s MLP (784-256-10, SGD, learning rate 0.1) on 6 global batches of 64
 # Fashion-MNIST training images, by **2 workers** that take 32 images each. The notebook
 # writes the images and the initial weights into a folder both frameworks' workers read
 # (`$SIDEBYSIDE_RUN_DIR`); the workers write back their final weights. PyTorch runs in

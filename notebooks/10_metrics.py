@@ -14,7 +14,7 @@
 # - the traps of a metrics port: the arguments of `update` in the other order, `get()`
 #   against `compute()`, defaults that average differently (per class, per batch, per
 #   sample), an F1 that is binary only, a cross-entropy that wants probabilities; and why
-#   `metric.update` is a sync point in MXNet, on notebook 3's MLP evaluated with both.
+#   `metric.update` is a sync point in MXNet, on [notebook 3](03_mnist_mlp.ipynb)'s MLP evaluated with both.
 
 # %% tags=["nbval-ignore-output"]
 import time
@@ -41,7 +41,7 @@ print(f"torchmetrics {torchmetrics.__version__}")
 # A loss takes `(prediction, target)` in this order on both sides — the metrics of §7 do
 # not. Eight samples over five classes, in float64, with class indices as targets and, for
 # the third spelling, a class distribution per sample. `mx.nd.array` makes float32 from any
-# NumPy array unless told otherwise (notebook 2), hence `n()`; `agree()` compares a value
+# NumPy array unless told otherwise ([notebook 2](02_tensor_ops.ipynb)), hence `n()`; `agree()` compares a value
 # from either library with one from the other.
 
 # %%
@@ -147,7 +147,7 @@ mx_seq.shape
 # is Gluon's `.mean()`, and its `"sum"` is Gluon's `.sum()` times the `T` steps that Gluon
 # averaged away. Gluon's gradient divided by the batch size is PyTorch's gradient of the
 # mean — and dividing by the batch size is what `trainer.step(batch_size)` does before the
-# update (notebook 8 §6). So a per-sample loss with `step(batch_size)` is PyTorch's default
+# update ([notebook 8](08_optimizers_trainer.ipynb) §6). So a per-sample loss with `step(batch_size)` is PyTorch's default
 # `"mean"`; a PyTorch `"sum"` ports as `loss.sum()` (times the averaged-away size) with
 # `step(1)`.
 
@@ -699,9 +699,9 @@ for key, v in zip(("accuracy", "top_2"), values):
 "MetricCollection ⇔ CompositeEvalMetric: the same numbers, a dict against two lists"
 
 # %% [markdown]
-# ## 12. Notebook 3's MLP on the test set, and what `metric.update` costs
+# ## 12. [Notebook 3](03_mnist_mlp.ipynb)'s MLP on the test set, and what `metric.update` costs
 #
-# The MLP of notebook 3, trained for two epochs (PyTorch, batches from memory), its weights
+# The MLP of [notebook 3](03_mnist_mlp.ipynb), trained for two epochs (PyTorch, batches from memory), its weights
 # copied into Gluon; then the whole test set through each library's metrics.
 
 # %%
@@ -827,7 +827,7 @@ assert abs(counts[0] - counts[1]) <= 1e-6
 # | `nll_loss(log_softmax(x, dim=1), y)` | `SoftmaxCrossEntropyLoss(from_logits=True)(nd.log_softmax(x), y)` | `nll_loss` ⇒ `from_logits=True`, which means log-probabilities, not logits | `from_logits=True` ⇒ `nll_loss` |
 # | `CrossEntropyLoss()(logits, p)`, `p` class probabilities | `SoftmaxCrossEntropyLoss(sparse_label=False)(logits, p)` | `sparse_label=False` | pass `p` as a float target |
 # | classes on dim 1: `(N, C, T)` | classes on `axis=-1`: `(N, T, C)` | drop the `permute` (or `axis=1`) | `permute` the classes to dim 1 |
-# | `reduction="mean"`, `"sum"`, `"none"` | one loss per sample: the mean over the non-batch axes | `"mean"`: per-sample losses with `step(batch_size)`, or `.mean()` with `step(1)`; `"sum"`: `.sum()` × the non-batch size, `step(1)` | per-sample losses: `"none"` averaged over the non-batch axes; with `step(batch_size)`: `"mean"` (notebook 8 §6) |
+# | `reduction="mean"`, `"sum"`, `"none"` | one loss per sample: the mean over the non-batch axes | `"mean"`: per-sample losses with `step(batch_size)`, or `.mean()` with `step(1)`; `"sum"`: `.sum()` × the non-batch size, `step(1)` | per-sample losses: `"none"` averaged over the non-batch axes; with `step(batch_size)`: `"mean"` ([notebook 8](08_optimizers_trainer.ipynb) §6) |
 # | `ignore_index=-100` | — | a 0/1 `sample_weight` of shape `(N, 1)`, not `(N,)`; `.sum()` ÷ the count kept | a 0/1 mask ⇒ `ignore_index` (mark the masked targets `-100`) |
 # | `label_smoothing=ε` | — | target `one_hot·(1 − ε) + ε/C` with `sparse_label=False` | such a target ⇒ `label_smoothing=ε` |
 # | `BCELoss()(probabilities, y)` | `SigmoidBCELoss(from_sigmoid=True)` | a probability of exactly 0 or 1 on the wrong side costs −log(1e-12) ≈ 27.6, not 100 | it costs 100 (each log clamped at −100) |
@@ -863,7 +863,7 @@ assert abs(counts[0] - counts[1]) <= 1e-6
 # | metrics: PyTorch "not available" | **obsolete**: `torchmetrics` (1.9.0 here) | all |
 # | `mx.metric.Accuracy()`, `TopKAccuracy`, `CrossEntropy` are defined in `metric.py` | confirmed (`mx.metric.*`) | §7, §8 |
 # | `metric.update(label, output)` in the monitoring row; `metric.update([label], [output])` in the sync row | both work, with the same result | §7 |
-# | `metric.update` is a batch-end sync point | confirmed: it calls `asnumpy()` | §12 (and notebook 5 §6) |
+# | `metric.update` is a batch-end sync point | confirmed: it calls `asnumpy()` | §12 (and [notebook 5](05_autograd.ipynb) §6) |
 # | `CrossEntropyLoss()` ↔ `SoftmaxCrossEntropyLoss()`, defined in `loss.py` | confirmed, once Gluon's per-sample losses are averaged | §1, §2 |
 #
 # ## Exercises
@@ -877,6 +877,6 @@ assert abs(counts[0] - counts[1]) <= 1e-6
 #    batch means) and check it against §10.
 # 4. Evaluate the MLP with `MulticlassAccuracy(num_classes=10)` (macro). Which classes pull
 #    it below the micro accuracy? (`average=None` gives one value per class.)
-# 5. Put `mx.metric.Accuracy().update` inside the training loop of notebook 3 and time an
+# 5. Put `mx.metric.Accuracy().update` inside the training loop of [notebook 3](03_mnist_mlp.ipynb) and time an
 #    epoch with and without it. How much of the difference is the sync, and how much the
 #    NumPy work?

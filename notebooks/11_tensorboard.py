@@ -80,7 +80,7 @@ assert imports["mxboard, then tensorboardX"] == "ok"
 #
 # ## 2. One training, three writers
 #
-# Notebook 3's MLP, 30 steps of SGD on batches of 128 Fashion-MNIST images, the same
+# [Notebook 3](03_mnist_mlp.ipynb)'s MLP, 30 steps of SGD on batches of 128 Fashion-MNIST images, the same
 # batches and initial weights in both frameworks. Logged: the loss at every step, a histogram
 # of every parameter's gradient every 10 steps, a grid of 16 training images, the graph,
 # a line of text, and (PyTorch) the hyper-parameters with the final loss.
@@ -377,7 +377,7 @@ assert habits["histogram_summary converts with asnumpy"]
 
 # %% [markdown]
 # Its generated protobuf code is older than protobuf 3.12 and needs protobuf ≤ 3.20.3 (the pin
-# of this project; notebook 1 shows why). Newer protobufs accept it only with their
+# of this project; [notebook 1](01_install_and_environment.ipynb) shows why). Newer protobufs accept it only with their
 # pure-Python implementation (`PROTOCOL_BUFFERS_PYTHON_IMPLEMENTATION=python`) — and not all
 # of them. `make setup` downloads five protobuf releases; each is tried here with `mxboard`
 # writing one scalar, with the default implementation and with the Python one:
@@ -452,7 +452,7 @@ logs.cleanup()
 #
 # ## Exercises
 #
-# 1. Log the training of notebook 8's Adam run with `tensorboardX` from *both* frameworks in
+# 1. Log the training of [notebook 8](08_optimizers_trainer.ipynb)'s Adam run with `tensorboardX` from *both* frameworks in
 #    one process (no MXBoard), and read it back with `board.read_events` in another.
 # 2. TensorBoard keeps 1000 points per scalar by default. Log 5000 steps and compare
 #    `board.read_events` with `server.scalars` — then start the server with

@@ -7,8 +7,8 @@
 #   happens with missing keys, unexpected keys, other shapes and other dtypes, and what each
 #   flag (`allow_missing`, `ignore_extra`, `cast_dtype`, `strict`) changes;
 # - whole checkpoints — model, optimizer state, epoch — that resume exactly; what is inside
-#   each framework's files, which of them can run code when loaded, and what happens when a
-#   file is damaged;
+#   each framework's files (and the keys of Gluon's older `save_params` files), which of them
+#   can run code when loaded, and what happens when a file is damaged;
 # - the deployment formats (`export()` + `SymbolBlock.imports`, `torch.export`, TorchScript),
 #   and DLPack, which hands an array from one framework to the other without a copy.
 #
@@ -25,10 +25,11 @@ from pathlib import Path
 import mxnet as mx
 import numpy as np
 import torch
+import torchvision
 from mxnet import autograd, gluon
 from torch import nn
 
-from sidebyside import checkpoint, compare, devices, errors, seeding
+from sidebyside import checkpoint, compare, convert, devices, errors, seeding
 
 seeding.seed_everything(0)
 devs = devices.pick()
@@ -44,7 +45,7 @@ def short(text):
 # ## 1. Parameters: `state_dict` and `save_parameters`
 #
 # The same small network on both sides, with the same attribute names (so the saved keys
-# agree; notebook 6 §1 shows when they do not).
+# agree; [notebook 6](06_blocks.ipynb) §1 shows when they do not).
 #
 # **PyTorch**: the `state_dict` is an ordered dict of tensors; `torch.save` writes it.
 
@@ -190,7 +191,7 @@ assert as_half.hidden.weight.data().dtype == np.float16       # dtype_source="cu
 # ## 2. Whole checkpoints: model, optimizer, epoch
 #
 # Resuming training needs the optimizer's state too — momentum buffers, Adam's moments and
-# step count (notebook 8 §8 checks each on its own). The usual layouts: PyTorch puts
+# step count ([notebook 8](08_optimizers_trainer.ipynb) §8 checks each on its own). The usual layouts: PyTorch puts
 # everything in one `torch.save`d dict; Gluon writes the parameters and the `Trainer`'s state
 # to two files (plus whatever else, here the epoch, in a third).
 #
@@ -319,6 +320,99 @@ assert "Unsupported global: GLOBAL print" in refused.message   # what it would h
 # `.states` file from an unknown source is as unsafe as any pickle. `sidebyside.checkpoint`
 # reads either framework's weight files and refuses bare pickles unless told to trust them.
 #
+# ### The older `save_params` file: other keys
+#
+# Legacy Gluon scripts save with `net.save_params(f)`, deprecated since MXNet 1.3 in favour
+# of `save_parameters` (MXNet's own `example/gluon/image_classification.py` still ends with
+# it). Both write this same binary format, with the same arrays, under other keys:
+# `save_params` uses each parameter's global name ([notebook 6](06_blocks.ipynb) §1) less
+# the network's own prefix, `save_parameters` the path of attribute names. A model-zoo
+# ResNet-18, saved both ways:
+
+# %%
+resnet = gluon.model_zoo.vision.get_model("resnet18_v1", classes=10)
+resnet.initialize(mx.init.Xavier(magnitude=2.24))
+x_res = mx.nd.array(np.random.default_rng(4).standard_normal((2, 3, 32, 32)))
+resnet(x_res)
+with warnings.catch_warnings(record=True) as deprecation:
+    warnings.simplefilter("always")
+    resnet.save_params(str(WORK / "old.params"))
+resnet.save_parameters(str(WORK / "new.params"))
+old_keys, new_keys = (list(mx.nd.load(str(WORK / f))) for f in ("old.params", "new.params"))
+{"network's prefix": resnet.prefix,
+ "save_params keys": old_keys[:2] + ["…"] + old_keys[-2:],
+ "save_parameters keys": new_keys[:2] + ["…"] + new_keys[-2:],
+ "warning": [f"{w.category.__name__}: {w.message}" for w in deprecation]}
+
+# %% [markdown]
+# `load_parameters` reads both. A file whose keys hold no `.` takes the legacy path,
+# `collect_params().load(f, restore_prefix=self.prefix)`: the *loading* network's prefix is
+# put in front. So another instance (prefix `resnetv11_`) loads the old file. What breaks it
+# is any other prefix *below* the top: the same ResNet inside another block (its prefix
+# `wrapped0_resnetv10_`) — and the message then names a parameter with the wrong prefix
+# cut off. A network built without `name_scope()`, like §1's `GluonNet`, cannot even be
+# saved: `save_params`'s error handler reads Python 2's `e.message` and raises an
+# `AttributeError` instead of its explanation.
+
+# %%
+class Wrapped(gluon.Block):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.body = gluon.model_zoo.vision.get_model("resnet18_v1", classes=10)
+
+    def forward(self, x):
+        return self.body(x)
+
+
+second, wrapped = gluon.model_zoo.vision.get_model("resnet18_v1", classes=10), Wrapped()
+second.load_parameters(str(WORK / "old.params"))
+wrapped_error = errors.catch(wrapped.load_parameters, str(WORK / "old.params"))
+wrapped.body.load_parameters(str(WORK / "old.params"))         # its body alone: loads
+no_scope = GluonNet()
+no_scope.initialize()
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")                               # the deprecation again
+    save_error = errors.catch(no_scope.save_params, str(WORK / "no-scope.params"))
+{"second instance": second.prefix, "inside Wrapped": wrapped.body.prefix,
+ "Wrapped.load_parameters": short(wrapped_error.line.split(", which")[0]),
+ "GluonNet().save_params": str(save_error)}
+
+# %%
+for loaded in (second, wrapped.body):
+    compare.assert_same(loaded(x_res), resnet(x_res), atol=0)      # the very same weights
+assert len(old_keys) == len(new_keys) == 102
+assert old_keys[0] == "conv0_weight" and new_keys[0] == "features.0.weight"
+assert not any("." in k or k.startswith(resnet.prefix) for k in old_keys)
+assert [w.category for w in deprecation] == [UserWarning]    # not a DeprecationWarning:
+assert str(deprecation[0].message).startswith("save_params is deprecated")   # always shown
+assert wrapped_error.type == "AssertionError"
+assert wrapped_error.line.startswith("Parameter 'resnetv10_conv0_weight' is missing")
+assert save_error.brief == ("AttributeError", "'ValueError' object has no attribute 'message'")
+"save_params files load into any instance, not into a wrapper"
+
+# %% [markdown]
+# To PyTorch: `mx.nd.load` reads either file into a dict of arrays; only the keys differ.
+# `sidebyside.convert` ([notebook 13](13_converting_models.ipynb)) pairs a Gluon network
+# with a PyTorch one and reads both kinds — for a `save_params` file it puts the Gluon
+# network's prefix back, as `load_parameters` does. Into torchvision's ResNet-18, with
+# `resnet18_v1`'s old keys beside the state dict's:
+
+# %%
+pt_resnet = torchvision.models.resnet18(num_classes=10)
+converted = convert.params_to_state_dict(
+    WORK / "old.params", WORK / "old.pt", torch_net=pt_resnet,
+    gluon_net=gluon.model_zoo.vision.get_model("resnet18_v1", classes=10),
+    input_shape=(1, 3, 32, 32))
+old_arrays, state = mx.nd.load(str(WORK / "old.params")), torch.load(WORK / "old.pt")
+pairs = {"conv1.weight": "conv0_weight", "layer2.0.downsample.0.weight": "stage2_conv2_weight",
+         "layer4.1.conv2.weight": "stage4_conv4_weight", "fc.weight": "dense0_weight"}
+for torch_key, old_key in pairs.items():
+    np.testing.assert_array_equal(state[torch_key].numpy(), old_arrays[old_key].asnumpy())
+assert converted.checks[0].ok and (converted.n_read, converted.n_written) == (102, 122)
+pairs
+
+# %% [markdown]
 # ## 4. Damaged files
 #
 # A download cut short: the first half of each file.
@@ -389,7 +483,7 @@ assert all("its SHA-256 differs from" in m for m in with_digest.values())
 # %% [markdown]
 # ## 5. Deployment formats: the graph with the weights
 #
-# Notebook 7 §2 exports an MLP: `export()` writes `-symbol.json` and `-0000.params`;
+# [Notebook 7](07_hybridize_export.ipynb) §2 exports an MLP: `export()` writes `-symbol.json` and `-0000.params`;
 # `torch.export` one `.pt2` file. With BatchNorm in the network, the export's `.params` shows
 # its two kinds of keys: `arg:` for the parameters training updates, `aux:` for the running
 # statistics.
@@ -493,6 +587,7 @@ folder.cleanup()
 # | optimizer state | `optimizer.state_dict()` in the same file | `trainer.save_states(f)` / `load_states(f)` (a pickle) |
 # | whole checkpoint | one dict: model, optimizer, epoch | a folder: `.params`, `.states`, your metadata |
 # | file format | zip of a pickle + tensors; `weights_only=True` by default | MXNet binary (`0x112`): no code runs |
+# | older weight files | — | `save_params` (deprecated, a `UserWarning`): global names less the network's prefix (`conv0_weight`); `load_parameters` reads them into another instance, not into a wrapper; `sidebyside.convert` reads them |
 # | damaged file | errors without the file's name; a changed value loads | the same; `checkpoint.read` + `write_digest` |
 # | deploy | `torch.export` (`.pt2`); TorchScript deprecated | `export()` → `-symbol.json` + `-0000.params` (`arg:`, `aux:`), `SymbolBlock.imports` |
 # | zero-copy hand-over | `torch.utils.dlpack.to_dlpack` / `from_dlpack` | `nd.to_dlpack_for_read` / `nd.from_dlpack` |

@@ -124,7 +124,7 @@ print(short(result.report()))
 
 # %% [markdown]
 # What the PyTorch project then does is ordinary PyTorch: build the model, load the state dict
-# (`torch.load` reads it with `weights_only=True`, the safe default — notebook 12 §3).
+# (`torch.load` reads it with `weights_only=True`, the safe default — [notebook 12](12_serialization.ipynb) §3).
 
 # %%
 migrated = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))

@@ -142,7 +142,7 @@ assert abs(per_sample.sum().asscalar() - pt_sum) < 1e-12
 #   (`grad_req='write'`);
 # - `loss.backward(); optimizer.step()` → `loss.backward(); trainer.step(batch_size)`;
 # - `loss.item()` → `loss.mean().asscalar()` (`asscalar` waits for MXNet's asynchronous
-#   engine — notebook 5 §6);
+#   engine — [notebook 5](05_autograd.ipynb) §6);
 # - `len(train_loader.dataset)`: Gluon's `DataLoader` keeps its dataset private, so the size
 #   is passed in ([notebook 4](04_data_loading.ipynb) §8).
 
@@ -168,7 +168,7 @@ assert one_step.loss_gap[0] < 1e-12 and one_step.weight_gap[0] < 1e-12
 # port uses `sidebyside.optim.TorchAdadelta`, PyTorch's update as a Gluon optimizer, by name:
 # `gluon.Trainer(params, "torchadadelta", {"learning_rate": lr})`. `StepLR(step_size=1,
 # gamma)`, stepped after each epoch, becomes `trainer.set_learning_rate(lr · gamma)` after
-# each epoch (notebook 8 §7 has the other ways, and the trap in `FactorScheduler`).
+# each epoch ([notebook 8](08_optimizers_trainer.ipynb) §7 has the other ways, and the trap in `FactorScheduler`).
 
 # %%
 show_diff(main_torch.main, main_gluon.main)
@@ -396,4 +396,4 @@ work.cleanup()
 #    large is the gap after 20 steps, and which layer's gradient is wrong?
 # 3. Train `main_gluon.py` for one full epoch with its defaults and compare its test accuracy
 #    with `main.py`'s. Then run `python -m sidebyside.convert mnist_cnn.pt mnist_cnn.params …`
-#    (notebook 13 §4 gives the flags) and test the converted Gluon model.
+#    ([notebook 13](13_converting_models.ipynb) §4 gives the flags) and test the converted Gluon model.

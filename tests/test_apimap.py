@@ -180,8 +180,10 @@ def test_markdown_reads_both_ways():
     assert "`mx.np` / `npx`:<br>`mx.np.arccos(x)`" in md
     back = apimap.to_markdown(rows=apimap.ROWS[:3], direction="mxnet").splitlines()
     assert back[0].startswith("| MXNet names") and "✔" not in "".join(back)
-    assert [ln.split("|")[1].split("<br>")[0].strip() for ln in back[2:]] == sorted(
-        r.api for r in apimap.ROWS[:3])
+    # sorted by the MXNet name; "arithmetic" names no API: last, under its own line
+    assert [ln.split("|")[1].split("<br>")[0].strip() for ln in back[2:]] == [
+        "nd.arccos, mx.np.arccos", "nd.linalg.gemm2, mx.np.einsum", apimap.NO_API_NAME,
+        "arithmetic"]
     with pytest.raises(ValueError, match="direction"):
         apimap.to_markdown(direction="gluon")
 
@@ -226,6 +228,61 @@ def test_find_matches_names_not_substrings(name, not_this):
     assert not_this not in [r.key for r in apimap.find(name)]
     with pytest.raises(ValueError, match="non-empty"):
         apimap.find("  ")
+
+
+@pytest.mark.parametrize("term, where", [
+    ("Dense", {"03_mnist_mlp §Summary: layers", "06_blocks §Summary: layer sizes", "double()"}),
+    ("Trainer", {"08_optimizers_trainer §Summary: optimizer", "03_mnist_mlp §Summary: optimiser"}),
+    ("SoftmaxCrossEntropyLoss", {"03_mnist_mlp §Summary: loss"}),
+    ("Xavier", {"06_blocks §Summary: initialise a network"}),
+    ("last_batch", {"04_data_loading §Summary: short last batch"}),
+    ("save_parameters", {"12_serialization §Summary: save weights"}),
+    ("concat", {"cat", "02_tensor_ops §Summary: `torch.cat(ts, dim=0)`"}),
+    ("sigmoid", {"sigmoid"}),
+])
+def test_find_searches_the_map_and_the_notebooks_tables(term, where):
+    hits = apimap.find(term)
+    assert where <= {h.key for h in hits}, [h.key for h in hits]
+    # either side, any case
+    assert [h.key for h in apimap.find(term.lower())] == [h.key for h in hits]
+    for h in hits:
+        assert h.where.startswith("notebook ") and h.link.startswith("notebooks/")
+    assert apimap.find(term, notebooks=False) == [h for h in hits if isinstance(h, apimap.Row)]
+
+
+def test_find_searches_notes_and_both_sides_of_notebook_tables():
+    # a note of the map: the cat row says nd.concat takes its arrays unpacked
+    assert "cat" in [h.key for h in apimap.find("unpacked")]
+    # the MXNet side of a table whose MXNet column comes first (notebook 15)
+    assert any(h.key.startswith("15_capstone_mxnet_to_pytorch §Summary") and h.mxnet_first
+               for h in apimap.find("mx.init.Xavier"))
+    # a run of components, not only a tail; several words must all be in one row
+    assert apimap.find("gluon.nn", notebooks=False) == [apimap.row("double()")]
+    assert {h.key for h in apimap.find("Trainer step")} <= {h.key for h in apimap.find("Trainer")}
+    assert apimap.find("Trainer no_such_api") == []
+    assert apimap.row("acos").where == "notebook 2, §" + apimap.MAP_SECTION
+
+
+@pytest.mark.parametrize("api, name", [
+    ("nd.arccos, mx.np.arccos", "nd.arccos"), ("arithmetic", None),
+    ("none (nd.zeros + slice assignment)", None), ("asnumpy + nd.array (host round trip)",
+                                                   "asnumpy"),
+    ("ctx=, mx.gpu(i)", "ctx"), ("with mx.Context", "mx.Context"),
+    ("MXNDArrayGetData (C API), NDArray.to_dlpack_for_read", "NDArray.to_dlpack_for_read"),
+    ("nd.modulo (= torch.remainder)", "nd.modulo")])
+def test_api_name(api, name):
+    assert apimap.api_name(api) == name
+
+
+def test_mxnet_first_table_sorts_by_mxnet_name():
+    back = apimap.to_markdown(direction="mxnet").splitlines()[2:]
+    names = [ln.split("|")[1].split("<br>")[0].strip() for ln in back]
+    cut = names.index(apimap.NO_API_NAME)
+    assert set(names[cut + 1:]) == {r.api for r in apimap.ROWS if r.mxnet_name is None} == {
+        "arithmetic", "none (nd.zeros + slice assignment)"}
+    by_name = {r.api: r.mxnet_name for r in apimap.ROWS}
+    lasts = [by_name[n].rsplit(".", 1)[-1].lower() for n in names[:cut]]
+    assert lasts == sorted(lasts) and lasts[0] == "arccos"
 
 
 def test_row_lookup_and_bad_snippets():

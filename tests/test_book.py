@@ -42,8 +42,31 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
         page = (html / "notebooks" / f"{nb_path.stem}.html").read_text()
         assert page.count('<div class="cell_output docutils container">') == with_output, \
             nb_path.name
+    for page in html.rglob("*.html"):
+        text = page.read_text()
+        # each inline script once (Sphinx 7.4 doubled sphinx-thebe's `const THEBE_JS_URL`,
+        # a SyntaxError on every page; sidebyside.sphinx_assets drops the repeat)
+        inline = re.findall(r"<script>(.*?)</script>", text, re.S)
+        assert len(inline) == len(set(inline)), f"{page.name}: an inline script is repeated"
+        # no links made from words: linkify (off) turned x.to(dtype) into http://x.to
+        assert 'href="http://' not in text, f"{page.name}: " + ", ".join(
+            re.findall(r'href="(http://[^"]*)"', text)[:5])
+    # every page gets the book's layout fixes (book/_static/sidebyside.css)
+    page = (html / "notebooks" / "02_tensor_ops.html").read_text()
+    assert "_static/sidebyside.css" in page
     # Nothing a page needs to display may come from the network.
     external = set()
     for page in html.rglob("*.html"):
         external |= set(re.findall(r'<(?:script|link|img)[^>]*(?:src|href)="(https?://[^"]+)"', page.read_text()))
     assert not external, f"pages load assets from the network: {sorted(external)}"
+
+
+def test_repeated_scripts_are_dropped_in_order():
+    from sphinx.builders.html._assets import _JavaScript
+
+    from sidebyside.sphinx_assets import unique_scripts
+    body = "const THEBE_JS_URL = 'x'"
+    scripts = [_JavaScript("_static/a.js"), _JavaScript("", body=body),
+               _JavaScript(None, body=body), _JavaScript("_static/a.js"),
+               _JavaScript(None, body="var b = 1")]
+    assert unique_scripts(scripts) == [scripts[0], scripts[1], scripts[4]]

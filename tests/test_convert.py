@@ -1,5 +1,6 @@
 """File-to-file conversion, .params ⇄ state dict, and its command line."""
 
+import contextlib
 import os
 import re
 import subprocess
@@ -230,6 +231,46 @@ def test_export_style_params_are_read_when_the_names_match(tmp_path):
                              r"full parameter names \(HybridBlock.export"):
         convert.params_to_state_dict(tmp_path / "mlp-0000.params", tmp_path / "x.pt",
                                      gluon_net=other, torch_net=pt)
+    _nothing_written(tmp_path, "x.pt")
+
+
+def test_save_params_files_are_read_with_the_networks_own_prefix(tmp_path):
+    """save_params() keys drop the saving network's prefix; like load_parameters, the
+    converter puts the reading network's prefix back, so another instance fits."""
+    def gluon_net(scoped=True):
+        net = gnn.HybridSequential()
+        with net.name_scope() if scoped else contextlib.nullcontext():
+            net.add(gnn.Conv2D(4, 3, in_channels=1), gnn.BatchNorm(in_channels=4),
+                    gnn.Flatten(), gnn.Dense(3, in_units=4 * 6 * 6))
+        return net
+
+    def torch_net():
+        return torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.BatchNorm2d(4),
+                                   torch.nn.Flatten(), torch.nn.Linear(4 * 6 * 6, 3))
+
+    g = gluon_net()
+    g.initialize(mx.init.Xavier())
+    g[1].running_mean.set_data(mx.nd.array([0.5, -1, 2, 0.25]))
+    with pytest.warns(UserWarning, match="save_params is deprecated"):
+        g.save_params(str(tmp_path / "old.params"))
+    keys = sorted(mx.nd.load(str(tmp_path / "old.params")))
+    assert keys[:3] == ["batchnorm0_beta", "batchnorm0_gamma", "batchnorm0_running_mean"]
+    reader = gluon_net()
+    assert reader.prefix != g.prefix                   # another instance, another prefix
+    pt = torch_net()
+    result = convert.params_to_state_dict(tmp_path / "old.params", tmp_path / "old.pt",
+                                          gluon_net=reader, torch_net=pt,
+                                          input_shape=(2, 1, 8, 8))
+    assert result.checks[0].ok and result.n_read == 8
+    saved = torch.load(tmp_path / "old.pt")
+    np.testing.assert_array_equal(saved["0.weight"].numpy(), g[0].weight.data().asnumpy())
+    np.testing.assert_array_equal(saved["1.running_mean"].numpy(), [0.5, -1, 2, 0.25])
+
+    with pytest.raises(convert.ConversionError,             # child names outside the scope
+                       match=r"old.params: its keys do not fit .*full parameter names "
+                             r"\(HybridBlock.export, or save_params less"):
+        convert.params_to_state_dict(tmp_path / "old.params", tmp_path / "x.pt",
+                                     gluon_net=gluon_net(scoped=False), torch_net=torch_net())
     _nothing_written(tmp_path, "x.pt")
 
 
@@ -482,3 +523,170 @@ def test_cli_truncated_file_is_named_and_nothing_is_written(nets, tmp_path):
                                  ".params file (truncated, corrupt"), run.stderr
     assert run.stderr.count("\n") == 1
     _nothing_written(tmp_path, "mlp.pt")
+
+
+# --- Module API checkpoints (prefix-symbol.json + prefix-NNNN.params) ----------------------
+
+def _mlp_symbol():
+    data = mx.sym.Variable("data")
+    fc1 = mx.sym.FullyConnected(data, num_hidden=16, name="fc1")
+    act = mx.sym.Activation(fc1, act_type="relu", name="relu1")
+    fc2 = mx.sym.FullyConnected(act, num_hidden=10, name="fc2")
+    return mx.sym.SoftmaxOutput(fc2, name="softmax")
+
+
+class _TorchMLP(torch.nn.Module):
+    def __init__(self, act=torch.relu):
+        super().__init__()
+        self.fc1, self.fc2, self.act = torch.nn.Linear(784, 16), torch.nn.Linear(16, 10), act
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x)))
+
+
+def _module_checkpoint(prefix, epoch=3, dtype="float32"):
+    """What Module.save_checkpoint writes for a bound, initialised MLP; its arg_params."""
+    mod = mx.mod.Module(_mlp_symbol(), data_names=("data",), label_names=("softmax_label",))
+    mod.bind(data_shapes=[mx.io.DataDesc("data", (4, 784), dtype=dtype)],
+             label_shapes=[mx.io.DataDesc("softmax_label", (4,), dtype=dtype)])
+    mx.random.seed(0)
+    mod.init_params(mx.init.Xavier(magnitude=3))
+    mod.save_checkpoint(str(prefix), epoch)
+    return mod.get_params()[0]
+
+
+def test_module_key_to_torch():
+    assert convert.module_key_to_torch("fc1_weight") == "fc1.weight"
+    assert convert.module_key_to_torch("stage1_conv0_bias") == "stage1_conv0.bias"
+    assert convert.module_key_to_torch("bn1_gamma") == "bn1.weight"
+    assert convert.module_key_to_torch("bn1_beta") == "bn1.bias"
+    assert convert.module_key_to_torch("bn1_moving_mean") == "bn1.running_mean"
+    assert convert.module_key_to_torch("bn1_moving_var") == "bn1.running_var"
+    assert convert.module_key_to_torch("fc1_weight", {"fc1": "classifier.0"}) == \
+        "classifier.0.weight"
+    for bad in ("weight", "lstm_parameters", "fc1"):
+        with pytest.raises(ValueError, match="does not end in one of _moving_mean"):
+            convert.module_key_to_torch(bad)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_module_checkpoint_to_state_dict_mlp(tmp_path, dtype):
+    arg = _module_checkpoint(tmp_path / "mlp", dtype=dtype)
+    assert sorted(mx.nd.load(str(tmp_path / "mlp-0003.params"))) == [
+        "arg:fc1_bias", "arg:fc1_weight", "arg:fc2_bias", "arg:fc2_weight"]
+    pt = _TorchMLP()
+    result = convert.module_checkpoint_to_state_dict(tmp_path / "mlp", 3, tmp_path / "mlp.pt",
+                                                     torch_net=pt, input_shape=(5, 784))
+    assert (result.direction, result.dtype, result.n_read, result.n_written) == \
+        ("module->torch", dtype, 4, 4)
+    assert result.pairs == [("fc1", "fc1"), ("fc2", "fc2")] and result.pairing == "name"
+    (check,) = result.checks
+    assert check.ok and check.compared == "MXNet's 'fc2_output'" and check.shape == (5, 10)
+    assert check.max_abs_diff <= (1e-5 if dtype == "float32" else 1e-12)
+    report = result.report()
+    assert report.startswith("sidebyside.convert: MXNet Module checkpoint -> PyTorch state dict")
+    assert "check   eval  max |PyTorch - MXNet|" in report and ": ok" in report
+    saved = torch.load(tmp_path / "mlp.pt", weights_only=True)
+    assert sorted(saved) == ["fc1.bias", "fc1.weight", "fc2.bias", "fc2.weight"]
+    for name, array in arg.items():
+        np.testing.assert_array_equal(saved[name.replace("_", ".")].numpy(), array.asnumpy())
+        assert str(saved[name.replace("_", ".")].dtype) == f"torch.{dtype}"
+
+
+def test_module_checkpoint_with_batchnorm_and_a_mapping(tmp_path):
+    data = mx.sym.Variable("data")
+    net = mx.sym.Convolution(data, num_filter=4, kernel=(3, 3), name="conv1")
+    net = mx.sym.BatchNorm(net, fix_gamma=False, eps=1e-5, name="bn1")
+    net = mx.sym.Activation(net, act_type="relu")
+    net = mx.sym.Pooling(net, kernel=(2, 2), stride=(2, 2), pool_type="max")
+    net = mx.sym.FullyConnected(mx.sym.Flatten(net), num_hidden=3, name="fc")
+    net = mx.sym.SoftmaxOutput(net, name="softmax")
+    shapes, _, aux_shapes = net.infer_shape(data=(2, 1, 8, 8))
+    rng = np.random.default_rng(0)
+    arg = {n: mx.nd.array(rng.standard_normal(s) * 0.5)
+           for n, s in zip(net.list_arguments(), shapes) if n not in ("data", "softmax_label")}
+    aux = {n: mx.nd.array(rng.uniform(0.5, 2.0, s) if n.endswith("var")
+                          else rng.standard_normal(s))
+           for n, s in zip(net.list_auxiliary_states(), aux_shapes)}
+    mx.model.save_checkpoint(str(tmp_path / "cnn"), 1, net, arg, aux)
+    assert "aux:bn1_moving_var" in mx.nd.load(str(tmp_path / "cnn-0001.params"))
+
+    pt = torch.nn.Sequential(torch.nn.Conv2d(1, 4, 3), torch.nn.BatchNorm2d(4),
+                             torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Flatten(),
+                             torch.nn.Linear(36, 3))
+    with pytest.raises(convert.ConversionError,
+                       match=r"cnn-0001.params: its keys do not fit the PyTorch network "
+                             r"Sequential: 8 missing \('0.bias'.*8 unexpected \('bn1.bias'.*"
+                             r"conv1_weight -> conv1.weight.*mapping="):
+        convert.module_checkpoint_to_state_dict(tmp_path / "cnn", 1, tmp_path / "cnn.pt",
+                                                torch_net=pt)
+    _nothing_written(tmp_path, "cnn.pt")
+    result = convert.module_checkpoint_to_state_dict(
+        tmp_path / "cnn", 1, tmp_path / "cnn.pt", torch_net=pt,
+        mapping={"conv1": "0", "bn1": "1", "fc": "5"}, input_shape=(2, 1, 8, 8))
+    assert result.pairing == "mapping" and ("1", "bn1") in result.pairs
+    assert result.checks[0].ok and result.checks[0].max_abs_diff <= 1e-4
+    np.testing.assert_array_equal(pt[1].running_var.numpy(), aux["bn1_moving_var"].asnumpy())
+    np.testing.assert_array_equal(pt[1].weight.detach().numpy(), arg["bn1_gamma"].asnumpy())
+    assert int(pt[1].num_batches_tracked) == 0          # kept: MXNet has no counterpart
+    assert pt.training                                   # the check put it back
+
+    # eps is not in the weights: only running both shows it (MXNet's symbol default is 1e-3)
+    pt[1].eps = 1e-1
+    with pytest.raises(convert.VerificationFailed, match="BatchNorm eps"):
+        convert.module_checkpoint_to_state_dict(
+            tmp_path / "cnn", 1, tmp_path / "other.pt", torch_net=pt,
+            mapping={"conv1": "0", "bn1": "1", "fc": "5"}, input_shape=(2, 1, 8, 8))
+    _nothing_written(tmp_path, "other.pt")
+
+
+def test_module_checkpoint_outputs_and_failures(tmp_path):
+    _module_checkpoint(tmp_path / "mlp")
+    run = convert.module_checkpoint_to_state_dict
+    result = run(tmp_path / "mlp", 3, tmp_path / "a.pt", torch_net=_TorchMLP(),
+                 input_shape=(2, 784), output="fc2")          # a layer name
+    assert result.checks[0].compared == "MXNet's 'fc2_output'"
+    with pytest.raises(convert.ConversionError, match=r"the symbol up to 'softmax_output' "
+                       r"needs 'softmax_label', which the file does not hold"):
+        run(tmp_path / "mlp", 3, tmp_path / "b.pt", torch_net=_TorchMLP(),
+            input_shape=(2, 784), output="softmax")
+    with pytest.raises(convert.ConversionError, match="the symbol has no output 'fc3'"):
+        run(tmp_path / "mlp", 3, tmp_path / "b.pt", torch_net=_TorchMLP(),
+            input_shape=(2, 784), output="fc3")
+    with pytest.raises(convert.VerificationFailed, match="verification failed: PyTorch's "
+                       "output and MXNet's 'fc2_output' differ by up to"):
+        run(tmp_path / "mlp", 3, tmp_path / "b.pt", torch_net=_TorchMLP(act=torch.tanh),
+            input_shape=(2, 784))
+    with pytest.raises(convert.ConversionError, match=r"mlp-0007.params: no such file"):
+        run(tmp_path / "mlp", 7, tmp_path / "b.pt", torch_net=_TorchMLP())
+    with pytest.raises(convert.ConversionError, match=r"nope-symbol.json: no such file"):
+        run(tmp_path / "nope", 3, tmp_path / "b.pt", torch_net=_TorchMLP())
+    _nothing_written(tmp_path, "b.pt")
+
+    # a Gluon save_parameters file is not a Module checkpoint
+    (tmp_path / "g-symbol.json").write_text((tmp_path / "mlp-symbol.json").read_text())
+    mx.nd.save(str(tmp_path / "g-0003.params"),
+               {k.split(":", 1)[1]: v for k, v in
+                mx.nd.load(str(tmp_path / "mlp-0003.params")).items()})
+    with pytest.raises(convert.ConversionError, match=r"g-0003.params: not a Module "
+                       r"checkpoint: 'fc1_bias'.*Use params_to_state_dict"):
+        run(tmp_path / "g", 3, tmp_path / "b.pt", torch_net=_TorchMLP())
+    # names that cannot be translated
+    mx.model.save_checkpoint(str(tmp_path / "odd"), 1, _mlp_symbol(),
+                             {"fc1_weight": mx.nd.ones((16, 784)), "lstm_parameters":
+                              mx.nd.ones(3)}, {})
+    with pytest.raises(convert.ConversionError, match="no PyTorch name for 'lstm_parameters'"):
+        run(tmp_path / "odd", 1, tmp_path / "b.pt", torch_net=_TorchMLP())
+    _nothing_written(tmp_path, "b.pt")
+
+
+def test_params_to_state_dict_reads_a_module_file_into_a_gluon_net_of_those_names(tmp_path):
+    arg = _module_checkpoint(tmp_path / "mlp")
+    g = gnn.HybridSequential(prefix="")
+    with g.name_scope():
+        g.add(gnn.Dense(16, activation="relu", prefix="fc1_"), gnn.Dense(10, prefix="fc2_"))
+    pt = _TorchMLP()
+    result = convert.params_to_state_dict(tmp_path / "mlp-0003.params", tmp_path / "mlp.pt",
+                                          gluon_net=g, torch_net=pt, input_shape=(2, 784))
+    assert result.checks[0].ok
+    np.testing.assert_array_equal(pt.fc2.weight.detach().numpy(), arg["fc2_weight"].asnumpy())

@@ -1,6 +1,7 @@
 """The MNIST capstone (examples/mnist): both scripts run from their command lines and train,
 their saved models reload into both frameworks with the same test result, and the port
 trains in lockstep with the original in float64."""
+import importlib.util
 import re
 import subprocess
 import sys
@@ -15,8 +16,11 @@ from conftest import ROOT
 from sidebyside import convert, data
 
 EXAMPLE = ROOT / "examples" / "mnist"
-sys.path.insert(0, str(EXAMPLE))
-import lockstep  # noqa: E402
+# a name of its own: examples/image_classification has a lockstep.py too
+_spec = importlib.util.spec_from_file_location("mnist_lockstep", EXAMPLE / "lockstep.py")
+lockstep = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = lockstep
+_spec.loader.exec_module(lockstep)
 
 LOSS = re.compile(r"Train Epoch: 1 \[(\d+)/(\d+) \(\d+%\)\]\tLoss: ([0-9.]+)")
 TEST = re.compile(r"Test set: Average loss: ([0-9.]+), Accuracy: (\d+)/(\d+) \(\d+%\)")

@@ -182,3 +182,46 @@ def test_outputs_hold_no_paths_of_this_machine(path):
             if hits:
                 offenders.append((n, out.output_type, hits[0]))
     assert not offenders, offenders
+
+
+# Markdown that a reader sees as code or as a link already: fenced blocks, inline code,
+# [text](target) links and <...> autolinks or HTML tags.
+MD_MASKED = re.compile(r"^(```|~~~).*?^\1|(`+)(?:(?!\2).)+?\2|!?\[[^\]]*\]\([^)]*\)|<[^>\n]+>",
+                       re.M | re.S)
+MENTION = re.compile(r"(?<![\w/])[Nn]otebooks?\s+\d+\b(?!\.ipynb)")
+NOTEBOOK_LINK = re.compile(r"\[([^\]]*\b[Nn]otebooks?\s+(\d+)[^\]]*)\]\(([^)#\s]*)")
+BARE_URL = re.compile(r"\bhttps?://")
+
+
+def plain_markdown(source: str) -> str:
+    """The cell's text outside code, links and autolinks (each masked with spaces)."""
+    return MD_MASKED.sub(lambda m: " " * len(m.group(0)), source)
+
+
+def test_plain_markdown_masks_code_and_links():
+    text = ("see notebook 3 §2, [notebook 5](05_autograd.ipynb) §6, `notebook 7`,\n"
+            "```\nnotebook 8\n```\n<https://example.org/notebook 9>")
+    assert MENTION.findall(plain_markdown(text)) == ["notebook 3"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_cross_references_are_links(path):
+    """"see notebook 5" is a link, [notebook 5](05_autograd.ipynb) (a "§N" after it), to a
+    notebook that exists; with `linkify` off (book/_config.yml) a bare URL must be written
+    <https://...> to be a link in the book."""
+    nb = nbformat.read(path, as_version=4)
+    names = {p.name for p in NOTEBOOKS}
+    plain, wrong = [], []
+    for n, cell in enumerate(nb.cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = plain_markdown(cell.source)
+        plain += [(n, m.group(0)) for m in MENTION.finditer(text)]
+        plain += [(n, text[m.start():m.start() + 60].split()[0])
+                  for m in BARE_URL.finditer(text)]
+        for m in NOTEBOOK_LINK.finditer(cell.source):
+            number, target = int(m.group(2)), m.group(3)
+            if not (target.startswith(f"{number:02d}_") and target in names):
+                wrong.append((n, m.group(0)))
+    assert not plain, f"{path.name}: write these as links (markdown cell, text): {plain}"
+    assert not wrong, f"{path.name}: links to the wrong notebook: {wrong}"

@@ -27,6 +27,7 @@ the table (either direction) and :func:`find` to look a name up from either side
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import textwrap
@@ -39,17 +40,21 @@ import numpy as onp
 import torch
 from mxnet import nd, npx
 
+from . import mappings
 from .compare import assert_same, to_numpy
 
 __all__ = ["STATUSES", "SEED", "NOT_IN_SEED", "ISSUE_13", "Row", "Result", "ROWS",
            "SEED_AS_INTENDED", "row", "inputs", "device_pair", "run_snippet", "check",
            "check_all", "summary", "to_markdown", "seed_markdown", "added_markdown", "find",
-           "verdict_kind"]
+           "verdict_kind", "api_name", "MAP_NOTEBOOK", "MAP_SECTION", "NO_API_NAME"]
 
 SAME, RENAMED, SEMANTICS, COMPOSITE, MISSING = (
     "same name", "renamed", "different semantics", "composite", "missing")
 STATUSES = (SAME, RENAMED, SEMANTICS, COMPOSITE, MISSING)
 NOT_AVAILABLE = "Not available"
+NO_API_NAME = "*no one MXNet name:*"  # heads the rows to_markdown(direction="mxnet") puts last
+MAP_NOTEBOOK = "02_tensor_ops"  # the notebook that executes every row ...
+MAP_SECTION = "8. The whole map, run"  # ... in this section
 SEED = "seed"  # Row.source of the rows taken from the seed article's tables
 NOT_IN_SEED = "not in the seed"  # verdict_kind of the rows added later
 
@@ -100,6 +105,22 @@ class Row:
 
 
     @property
+    def where(self) -> str:
+        """Where the row is executed, for a reader: ``"notebook 2, §8. The whole map, run"``."""
+        return f"notebook {int(MAP_NOTEBOOK[:2])}, §{MAP_SECTION}"
+
+    @property
+    def link(self) -> str:
+        """The notebook that executes the map, as a link target relative to book/."""
+        return f"notebooks/{MAP_NOTEBOOK}.ipynb"
+
+    @property
+    def mxnet_name(self) -> str | None:
+        """The first MXNet API name in :attr:`api` (``"nd.arccos"``), or ``None`` when
+        ``api`` names none (``"arithmetic"``, ``"none (nd.zeros + slice assignment)"``)."""
+        return api_name(self.api)
+
+    @property
     def mxnet_code(self) -> dict[str, str]:
         return {k: v for k, v in (("mx.nd", self.nd), ("mx.np", self.np)) if v is not None}
 
@@ -133,6 +154,29 @@ SEED_AS_INTENDED = {
     "nd.norm(x)仅计算 L2 范数": "nd.norm(x) (the L2 norm only)",
     "print(x)会打印设备信息": "print(x) shows the device",
 }
+
+
+_API_ITEM = re.compile(r"([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)(\(.*\)|=)?")
+
+
+def api_name(api: str) -> str | None:
+    """The first MXNet API name in a row's ``api`` text, or ``None``.
+
+    The text is a list (``", "`` or ``" + "`` between items, remarks in parentheses): the
+    first item that is a dotted name (``nd.arccos``, ``mx.gpu(i)``, ``with mx.Context``), a
+    keyword argument (``ctx=``) or a name ``mx.nd`` / ``NDArray`` has (``asnumpy``) is the
+    name. Words (``arithmetic``, ``none (...)``) are not.
+    """
+    for item in re.split(r",\s*|\s+\+\s+", re.sub(r"\s*\([^()]*\)\s*$", "", api)):
+        item = re.sub(r"\s*\((?!\)).*\)\s*$", "", item.strip())
+        item = re.sub(r"^with\s+", "", item)
+        match = _API_ITEM.fullmatch(item)
+        if not match:
+            continue
+        name = match.group(1)
+        if "." in name or match.group(2) or hasattr(nd.NDArray, name) or hasattr(nd, name):
+            return name
+    return None
 
 
 # ---------------------------------------------------------------- checks used by the rows
@@ -1000,7 +1044,10 @@ def to_markdown(results: list[Result] | None = None, rows=ROWS, table: str | Non
     """A Markdown table of the map.
 
     ``direction="torch"`` lists PyTorch first (a reader coming from PyTorch);
-    ``direction="mxnet"`` sorts by the MXNet names and puts them first (coming from Gluon).
+    ``direction="mxnet"`` sorts by the MXNet name (:attr:`Row.mxnet_name`, by its last
+    component: ``nd.linalg.gemm2`` under *gemm2*) and puts the MXNet side first (coming from
+    Gluon); the rows whose MXNet side is no one API (``arithmetic``) come last, under a
+    :data:`NO_API_NAME` line.
     Each row shows its status; with ``results`` also its check: ✔ and the largest difference for
     deterministic rows, ✔ statistic / semantics for the others, ✘ and the reason on failure.
     A row that is not the seed's says where it comes from under its status.
@@ -1011,12 +1058,17 @@ def to_markdown(results: list[Result] | None = None, rows=ROWS, table: str | Non
     by_row = {r.row.key: r for r in results or []}
     rows = [r for r in rows if table is None or r.table == table]
     if direction == "mxnet":
-        rows = sorted(rows, key=lambda r: r.api.lower())
+        # by the MXNet name (nd.arccos under "arccos"); rows that name no API go last
+        rows = sorted(rows, key=lambda r: mappings.sort_key(r.mxnet_name, r.api))
         head = ["MXNet names", "MXNet", "PyTorch"]
     else:
         head = ["row", "PyTorch", "MXNet"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    named = True
     for r in rows:
+        if direction == "mxnet" and named and r.mxnet_name is None:
+            named = False  # the rows sorted last name no API: head them
+            lines.append(f"| {NO_API_NAME} |" + " |" * (len(head) - 1))
         mxnet = "<br>".join(f"{api}:<br>{_cell(code)}" for api, code in (
             ("`mx.nd`", r.nd), ("`mx.np` / `npx`", r.np)) if code is not None) or "—"
         mark = "" if r.from_seed else f"<br>*({_text(r.source)}, not the seed)*"
@@ -1062,30 +1114,56 @@ def added_markdown(rows=ROWS) -> str:
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 
+def _parts(name: str) -> tuple[str, ...]:
+    return tuple(p.rstrip("_") or p for p in name.lower().split("."))
+
+
 def _names(text: str) -> set[tuple[str, ...]]:
-    """Every dotted name in ``text`` and each of its tails: ``nd.linalg.gemm2`` gives
-    ``('nd', 'linalg', 'gemm2')``, ``('linalg', 'gemm2')`` and ``('gemm2',)``. A trailing
-    ``_`` (PyTorch's in-place mark) is dropped, so ``exponential`` finds ``exponential_``."""
+    """Every dotted name in ``text`` and each run of its components: ``nd.linalg.gemm2``
+    gives ``('nd', 'linalg', 'gemm2')``, ``('linalg', 'gemm2')``, ``('nd', 'linalg')``,
+    ``('gemm2',)`` and so on. A trailing ``_`` (PyTorch's in-place mark) is dropped, so
+    ``exponential`` finds ``exponential_``."""
     out = set()
     for match in _NAME.findall(text):
-        parts = tuple(p.rstrip("_") or p for p in match.lower().split("."))
-        out.update(parts[i:] for i in range(len(parts)))
+        parts = _parts(match)
+        out.update(parts[i:j] for i in range(len(parts)) for j in range(i + 1, len(parts) + 1))
     return out
 
 
-def find(name: str) -> list[Row]:
-    """Rows whose key, PyTorch code or MXNet code uses the name ``name`` (case-insensitive).
+def _row_text(r: Row) -> str:
+    """What :func:`find` searches in a row: its key, both sides' code, the MXNet names, what
+    it does and its note (the verdict)."""
+    return " ".join(filter(None, (r.key, r.what, r.torch, r.nd, r.np, r.api, r.verdict)))
 
-    Names are matched whole, component by component from the right: ``arccos`` finds
-    ``nd.arccos`` and ``mx.np.arccos``, ``linalg.gemm2`` finds ``nd.linalg.gemm2``, but
-    ``cat`` does not find ``scatter_`` nor ``nd.exp`` find ``nd.expand_dims``.
+
+@functools.lru_cache(maxsize=1)
+def _notebook_mappings() -> tuple[mappings.Mapping, ...]:
+    return tuple(mappings.read_all().rows)
+
+
+def find(name: str, notebooks: bool = True) -> list[Row | mappings.Mapping]:
+    """Rows that use the name ``name`` (case-insensitive), looked up from either side.
+
+    First the API map's rows (:class:`Row`), in map order: ``name`` is looked for in the
+    row's key, its PyTorch code, its MXNet code and names, what it does and its note. Then,
+    with ``notebooks`` (the default), the rows of the notebooks' mapping tables
+    (:class:`sidebyside.mappings.Mapping`: their PyTorch, MXNet and other columns), in
+    notebook order. Both kinds have ``key`` and ``where``.
+
+    Names are matched whole, component by component: ``arccos`` finds ``nd.arccos`` and
+    ``mx.np.arccos``, ``linalg.gemm2`` finds ``nd.linalg.gemm2``, ``Dense`` finds
+    ``gluon.nn.Dense(...)``, but ``cat`` does not find ``scatter_`` nor ``nd.exp`` find
+    ``nd.expand_dims``. Several words (``"log softmax"``) must all be found in one row.
     """
     if not isinstance(name, str) or not name.strip():
         raise ValueError("find() needs a non-empty name, e.g. 'arccos' or 'gather'")
-    wanted = tuple(p.rstrip("_") or p for p in name.strip().lower().split("."))
-    hits = []
-    for r in ROWS:
-        text = " ".join(filter(None, (r.key, r.torch, r.nd, r.np, r.api)))
-        if wanted in _names(text):
-            hits.append(r)
+    wanted = [_parts(w) for w in name.split()]
+
+    def hit(text: str) -> bool:
+        names = _names(text)
+        return all(w in names for w in wanted)
+
+    hits: list[Row | mappings.Mapping] = [r for r in ROWS if hit(_row_text(r))]
+    if notebooks:
+        hits += [m for m in _notebook_mappings() if hit(m.text)]
     return hits

@@ -1,0 +1,139 @@
+"""The reverse capstone (examples/image_classification): the legacy MXNet script runs offline in
+its three modes, its PyTorch port runs from its command line with the same flags and log
+lines, a checkpoint the legacy script saved converts into the port's network with the same
+predictions, and the two networks train in lockstep in float64."""
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import warnings
+
+import mxnet as mx
+import numpy as np
+import pytest
+import torch
+
+from conftest import ROOT
+from sidebyside import convert
+
+EXAMPLE = ROOT / "examples" / "image_classification"
+# a name of its own: examples/mnist has a lockstep.py too, and one worker may import both
+_spec = importlib.util.spec_from_file_location("image_classification_lockstep",
+                                               EXAMPLE / "lockstep.py")
+lockstep = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = lockstep
+_spec.loader.exec_module(lockstep)
+
+main_torch = lockstep.main_torch
+BATCHES = 10
+COMMON = ["--model", "resnet18_v1", "--epochs", "1", "--max-batches", str(BATCHES),
+          "--log-interval", "5"]
+RUNS = {  # name: (script, extra flags)
+    "mx-imperative": ("image_classification.py", ["--mode", "imperative"]),
+    "mx-hybrid": ("image_classification.py", ["--mode", "hybrid"]),
+    "mx-symbolic": ("image_classification.py", ["--mode", "symbolic"]),
+    "pt-imperative": ("main_torch.py", ["--mode", "imperative"]),
+    "pt-symbolic": ("main_torch.py", ["--mode", "symbolic"]),
+    "pt-2-replicas": ("main_torch.py", ["--mode", "imperative", "--cpu-replicas", "2"]),
+}
+# six processes at once: one thread each, or OpenMP's spinning threads starve each other
+ONE_THREAD = {**os.environ, "OMP_NUM_THREADS": "1", "MXNET_OMP_MAX_THREADS": "1"}
+BATCH_LINE = re.compile(r"\[Epoch 0 Batch (\d+)\] speed: [0-9.]+ samples/s, training: accuracy=([0-9.]+)")
+EPOCH_LINE = re.compile(r"\[Epoch 0\] training: accuracy=([0-9.]+)")
+VAL_LINE = re.compile(r"\[Epoch 0\] validation: accuracy=([0-9.]+)")
+SPEEDOMETER = re.compile(r"Epoch\[0\] Batch \[(\d+)-(\d+)\]\tSpeed: [0-9.]+ samples/sec\taccuracy=([0-9.]+)")
+MODULE_EPOCH = re.compile(r"Epoch\[0\] Train-accuracy=([0-9.]+)")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """Every run at once (separate processes), 10 batches each; (log, working folder)."""
+    procs = {}
+    for name, (script, extra) in RUNS.items():
+        cwd = tmp_path_factory.mktemp(name)
+        procs[name] = (subprocess.Popen([sys.executable, str(EXAMPLE / script), *COMMON, *extra],
+                                        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                        text=True, env=ONE_THREAD), cwd)
+    out = {}
+    for name, (proc, cwd) in procs.items():
+        log, _ = proc.communicate(timeout=900)
+        assert proc.returncode == 0, f"{name}:\n{log[-3000:]}"
+        out[name] = (log, cwd)
+    return out
+
+
+@pytest.mark.parametrize("name", ["mx-imperative", "mx-hybrid", "pt-imperative", "pt-2-replicas"])
+def test_trainer_modes_log_train_and_validate(runs, name):
+    log, cwd = runs[name]
+    lines = BATCH_LINE.findall(log)
+    assert [int(i) for i, _ in lines] == [4, 9]
+    [final] = EPOCH_LINE.findall(log)
+    assert float(final) > 0.15, log[-2000:]                 # it learns (chance: 0.1)
+    [val] = VAL_LINE.findall(log)
+    assert 0.0 <= float(val) <= 1.0
+    saved = sorted(p.name for p in cwd.iterdir())
+    expect = "image-classifier-resnet18_v1-1." + ("params" if name.startswith("mx") else "pt")
+    assert saved == [expect]
+
+
+@pytest.mark.parametrize("name", ["mx-symbolic", "pt-symbolic"])
+def test_symbolic_mode_is_module_fit_with_its_defaults(runs, name):
+    log, cwd = runs[name]
+    lines = SPEEDOMETER.findall(log)        # Speedometer(batch_size, 1): from the 2nd batch on
+    assert [(int(a), int(b)) for a, b, _ in lines] == [(i - 1, i) for i in range(1, BATCHES)]
+    [final] = MODULE_EPOCH.findall(log)
+    assert float(final) > 0.15, log[-2000:]
+    assert not VAL_LINE.findall(log) and list(cwd.iterdir()) == []   # no validation, no file
+
+
+def _options(script):
+    text = subprocess.run([sys.executable, str(EXAMPLE / script), "--help"], capture_output=True,
+                          text=True, timeout=300, check=True).stdout
+    return set(re.findall(r"(--[a-z_-]+)", text))
+
+
+def test_the_port_has_the_legacy_scripts_flags():
+    legacy, port = _options("image_classification.py"), _options("main_torch.py")
+    assert port - legacy == {"--cpu-replicas"}
+    assert legacy <= port and len(legacy) == 17, sorted(legacy)
+
+
+def test_the_legacy_checkpoint_converts_with_the_same_predictions(runs, tmp_path):
+    _, cwd = runs["mx-imperative"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gnet = mx.gluon.model_zoo.vision.get_model("resnet18_v1", classes=10)
+        gnet.load_parameters(str(cwd / "image-classifier-resnet18_v1-1.params"))
+    convert.params_to_state_dict(
+        cwd / "image-classifier-resnet18_v1-1.params", tmp_path / "converted.pt",
+        gluon_net=mx.gluon.model_zoo.vision.get_model("resnet18_v1", classes=10),
+        torch_net=main_torch.get_model("resnet18_v1", 10, in_channels=1),
+        input_shape=(2, 1, 28, 28), by="order")
+    tnet = main_torch.get_model("resnet18_v1", 10, in_channels=1)
+    tnet.load_state_dict(torch.load(tmp_path / "converted.pt"))
+    tnet.eval()
+    [(x, y)] = lockstep.batches(1, 256, train=False)
+    mx_out = gnet(mx.nd.array(x, dtype="float32")).asnumpy()
+    with torch.no_grad():
+        pt_out = tnet(torch.from_numpy(x.astype(np.float32))).numpy()
+    np.testing.assert_allclose(pt_out, mx_out, rtol=1e-4, atol=1e-4 * np.abs(mx_out).max())
+    assert (pt_out.argmax(1) == mx_out.argmax(1)).mean() > 0.99
+
+
+def test_float64_lockstep_holds_and_a_slip_shows():
+    batch_list = lockstep.batches(6, 32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        good = lockstep.run(batch_list, "float64", check_every=3)
+        slip = lockstep.run(batch_list[:3], "float64", check_every=3,
+                            port_args={"weight_decay": 0.0})      # a port that forgot wd
+    assert good.loss_gap_of("gluon").max() < 1e-12
+    assert good.weight_gap_of("gluon").max() < 1e-11
+    assert np.ptp(good.losses[:, 0]) > 0.01                       # it trained
+    assert slip.weight_gap_of("gluon").max() > 1e-7
+
+
+def test_lockstep_refuses_unknown_followers():
+    with pytest.raises(ValueError, match="against"):
+        lockstep.run([], against=("keras",))

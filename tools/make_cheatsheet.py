@@ -1,0 +1,188 @@
+"""Write book/cheatsheet.md: every mapping of the book on one page, from either side.
+
+Two tables: "MXNet → PyTorch" sorted by the MXNet name, "PyTorch → MXNet" sorted by the
+PyTorch name. The rows are the API map's (``sidebyside.apimap``: each executed in notebook 2,
+with its tolerance) and the notebooks' mapping tables (``sidebyside.mappings``), each with a
+link to the notebook that shows it. Run ``make cheatsheet`` (or this file) after changing
+either; ``--check`` exits 1 when the committed page differs from what would be written
+(tests/test_mappings.py checks the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from sidebyside import apimap, mappings
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "book" / "cheatsheet.md"
+
+
+@dataclass(frozen=True)
+class Entry:
+    mxnet: str         # Markdown
+    pytorch: str       # Markdown
+    mxnet_name: str | None
+    pytorch_name: str | None
+    note: str          # Markdown
+    check: str         # Markdown
+    source: str        # Markdown: a link to the notebook, and the section
+
+
+# ------------------------------------------------------------------------ Markdown text
+_SPANS = re.compile(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))")  # code spans and links: left alone
+_BARE = re.compile(r"(?<![\w`/\\])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(\([^()]*\))?")
+_NOT_CODE = {"e.g", "i.e", "etc"}
+_NOTEBOOK_LINK = re.compile(r"\]\((\d\d_\w+\.ipynb)")
+
+
+def protect(text: str) -> str:
+    """Markdown for a table cell: bare dotted names (``x.to(d)``, ``mx.np``) in backticks, so
+    that MyST's linkify does not take them for web addresses; links between notebooks made
+    relative to book/; ``|`` escaped."""
+    parts = _SPANS.split(text)
+    for i in range(0, len(parts), 2):  # the text between code spans and links
+        parts[i] = _BARE.sub(
+            lambda m: m.group(0) if m.group(1) in _NOT_CODE else f"`{m.group(0)}`", parts[i])
+    text = "".join(parts)
+    text = _NOTEBOOK_LINK.sub(r"](notebooks/\1", text)
+    return re.sub(r"(?<!\\)\|", r"\\|", text)
+
+
+def code(snippet: str) -> str:
+    """Code lines as code spans, one per line."""
+    return "<br>".join(f"`{ln.strip()}`" for ln in snippet.splitlines() if ln.strip()
+                       ).replace("|", "\\|")
+
+
+# --------------------------------------------------------------------------- the entries
+def _torch_name(r: apimap.Row) -> str | None:
+    key = r.key.removesuffix("()")
+    if re.fullmatch(r"[A-Za-z_]\w*", key):
+        return key
+    return mappings.lead_name(f"`{r.torch.splitlines()[-1]}`")
+
+
+def _check(r: apimap.Row) -> str:
+    if r.kind == "close":
+        how = f"rtol {r.rtol:g}, atol {r.atol:g}"
+    elif r.kind == "random":
+        how = f"a statistic of {apimap.N_RANDOM} samples"
+    else:
+        how = "its semantics"
+    return f"*{r.status}*; executed in notebook 2: {how}"
+
+
+def map_entries() -> list[Entry]:
+    out = []
+    for r in apimap.ROWS:
+        names = ", ".join(f"`{n.strip()}`" for n in r.api.split(", "))
+        mxnet = names if r.mxnet_name else protect(r.api)
+        note = r.what if r.from_seed else f"{r.what}; {r.verdict}"
+        out.append(Entry(
+            mxnet=mxnet, pytorch=code(r.torch), mxnet_name=r.mxnet_name,
+            pytorch_name=_torch_name(r), note=protect(note), check=_check(r),
+            source=f"[notebook 2]({r.link}) §{protect(apimap.MAP_SECTION)}"))
+    return out
+
+
+def notebook_entries(found: mappings.Tables) -> list[Entry]:
+    out = []
+    for m in found.rows:
+        notes = ([m.label] if m.label else []) + [
+            f"{h}: {c}" if h else c for h, c in m.notes if c not in ("", "—")]
+        out.append(Entry(
+            mxnet=protect(m.mxnet) or "—", pytorch=protect(m.pytorch) or "—",
+            mxnet_name=mappings.lead_name(m.mxnet), pytorch_name=mappings.lead_name(m.pytorch),
+            note=protect("; ".join(notes)), check="shown in the notebook",
+            source=f"[notebook {m.notebook}]({m.link}) §{protect(m.section)}"))
+    return out
+
+
+def table(entries: list[Entry], side: str) -> list[str]:
+    """The table for readers coming from ``side`` ("mxnet" or "pytorch")."""
+    first, second = ("MXNet", "PyTorch") if side == "mxnet" else ("PyTorch", "MXNet")
+    lines = [f"| {first} | {second} | what, note | check | shown in |",
+             "|---|---|---|---|---|"]
+    def name(e):
+        return e.mxnet_name if side == "mxnet" else e.pytorch_name
+
+    named = True
+    for e in sorted(entries, key=lambda e: mappings.sort_key(
+            name(e), e.mxnet if side == "mxnet" else e.pytorch)):
+        if named and name(e) is None:
+            named = False
+            lines.append(f"| *no one {first} API name:* | | | | |")
+        a, b = (e.mxnet, e.pytorch) if side == "mxnet" else (e.pytorch, e.mxnet)
+        lines.append(f"| {a} | {b} | {e.note} | {e.check} | {e.source} |")
+    return lines
+
+
+def render() -> tuple[str, dict]:
+    found = mappings.read_all()
+    entries = map_entries() + notebook_entries(found)
+    stats = {"API map rows": len(apimap.ROWS), "notebook rows": len(found.rows),
+             "rows per table": len(entries), "notebook tables read": found.tables,
+             "tables skipped": len(found.skipped),
+             "rows of skipped tables": sum(t.rows for t in found.skipped)}
+    lines = [
+        "---",
+        "html_theme.sidebar_secondary.remove: true",
+        "---",
+        "",
+        "% Written by tools/make_cheatsheet.py (`make cheatsheet`): edit the notebooks or",
+        "% src/sidebyside/apimap.py, not this file.",
+        "",
+        "# Cheat sheet: MXNet ⇄ PyTorch",
+        "",
+        f"Every mapping in this book on one page: the {len(apimap.ROWS)} rows of the executable "
+        f"API map ([notebook 2](notebooks/{apimap.MAP_NOTEBOOK}.ipynb), each run on the same "
+        f"inputs on both sides and compared within the tolerance shown) and the "
+        f"{len(found.rows)} rows of the notebooks' mapping tables, each linked to the notebook "
+        "that shows it. The first table is sorted by the MXNet name, the second by the PyTorch "
+        "name (by the last part of the name: `nd.linalg.gemm2` under *gemm2*); rows that name "
+        "no single API come last in each.",
+        "",
+        "```{tip}",
+        "Looking for one name? Type it in the book's search box (this page is indexed), or use "
+        "your browser's find on this page (Ctrl+F / ⌘F): every name appears in both tables. "
+        "From Python, `sidebyside.apimap.find(\"Dense\")` returns the same rows.",
+        "```",
+        "",
+        f"{stats['tables skipped']} notebook tables ({stats['rows of skipped tables']} rows) are "
+        "not mappings (seed claims checked, byte layouts, lists) and are not listed here.",
+        "",
+        "## MXNet → PyTorch",
+        "",
+        *table(entries, "mxnet"),
+        "",
+        "## PyTorch → MXNet",
+        "",
+        *table(entries, "pytorch"),
+        "",
+    ]
+    return "\n".join(lines), stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if book/cheatsheet.md is out of date")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    text, stats = render()
+    if args.check:
+        same = args.out.exists() and args.out.read_text(encoding="utf-8") == text
+        print(f"{args.out.name}: {'up to date' if same else 'OUT OF DATE: run make cheatsheet'}")
+        return 0 if same else 1
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out.name}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
