@@ -8,7 +8,7 @@ NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.32.0 \
                 protobuf==7.36.2 onnx==1.19.0
 
-.PHONY: all setup test portability book notebooks sync cheatsheet clean
+.PHONY: all setup test portability book notebooks sync cheatsheet errors status clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -39,8 +39,8 @@ test: setup
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 ## portability: the notebooks and the API map as another machine runs them: scalar
-## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and notebook 2,
-## MXNet's synchronous engine. Stored outputs must not depend on any of it.
+## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and
+## notebook 2, MXNet's synchronous engine. Stored outputs must not depend on any of it.
 PORTABLE := OMP_NUM_THREADS=1 MXNET_OMP_MAX_THREADS=1 ATEN_CPU_CAPABILITY=default \
             MKL_ENABLE_INSTRUCTIONS=SSE4_2 DNNL_MAX_CPU_ISA=SSE41 ONEDNN_MAX_CPU_ISA=SSE41 \
             OPENBLAS_CORETYPE=Prescott
@@ -49,14 +49,34 @@ portability: setup
 	  --dist loadfile tests/test_apimap.py notebooks/02_tensor_ops.ipynb
 	$(PORTABLE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 
-## book: execute every notebook and build the HTML book into book/_build/html
+## book: build the HTML book into book/_build/html; executes only the notebooks whose code
+## changed since the last build (jupyter-cache keeps the others' outputs)
+# jupyter-cache matches a notebook by its code alone, so the cache is emptied whenever what
+# the code runs against changes: the pins, the installed .venv, our package, the example
+# scripts and tools the notebooks import, or the dataset.
+BOOK_CACHE := book/_build/.jupyter_cache
+BOOK_CACHE_INPUTS := requirements.txt constraints.txt $(STAMP) \
+  $(sort $(wildcard src/sidebyside/*.py examples/*/*.py tools/*.py))
 book: setup
+	@key="$$(cat $(BOOK_CACHE_INPUTS) | sha256sum | cut -c1-16) $$(stat -c %Y $(STAMP))"; \
+	key="$$key $${SIDEBYSIDE_DATASET:-fashion-mnist}"; \
+	if [ "$$(cat $(BOOK_CACHE).key 2>/dev/null)" != "$$key" ]; then \
+	  if [ -d $(BOOK_CACHE) ]; then echo "Emptying $(BOOK_CACHE): its inputs changed"; fi; \
+	  rm -rf $(BOOK_CACHE); mkdir -p $(dir $(BOOK_CACHE)); echo "$$key" > $(BOOK_CACHE).key; fi
 	$(BIN)/jupyter-book build book --all -W -n --keep-going
 	@echo "Open book/_build/html/index.html"
 
 ## cheatsheet: rewrite book/cheatsheet.md from the API map and the notebooks' mapping tables
 cheatsheet: setup
 	$(BIN)/python tools/make_cheatsheet.py
+
+## errors: rewrite book/errors.md, the index of the errors the notebooks raise on purpose
+errors: setup
+	$(BIN)/python tools/make_error_index.py
+
+## status: rewrite book/status.md from the notebooks' stored runs (after `make notebooks`)
+status: setup
+	$(BIN)/python tools/make_status.py
 
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup
@@ -67,5 +87,12 @@ notebooks: sync
 	$(BIN)/jupytext --set-kernel python3 --sync --execute $(NOTEBOOKS)
 	$(BIN)/python tools/trim_tracebacks.py $(NOTEBOOKS)
 
+## clean: remove the built book (and its execution cache) and pytest's cache
 clean:
 	rm -rf book/_build .pytest_cache
+
+## help: list these targets
+help:
+	@awk '/^## [a-z]+: / { sub(/^## /, ""); i = index($$0, ":"); \
+	        printf "  %-12s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2); next } \
+	      /^## / { sub(/^## /, ""); printf "  %-12s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))

@@ -513,8 +513,7 @@ assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie 
 # 3. Convert the `.pt` file the port saved in §8 back to a Gluon `.params` file with
 #    `convert.state_dict_to_params` and test it with the legacy loop.
 #
-# **Solutions**
-#
+# :::{dropdown} Solutions
 # 1. √3 ≈ 1.73 too wide: the largest weights exceed the bound by up to that factor.
 # 2. Both grow by orders of magnitude within a dozen steps, side by side: at a batch of 8,
 #    BatchNorm's sensitivity, not the port, sets the gap (§7).
@@ -523,3 +522,4 @@ assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie 
 #    gluon_net=models.get_model("resnet18_v1", classes=10), input_shape=(2, 1, 28, 28),
 #    by="order")`, then load it with `load_parameters` and run the loop of §8: the port's
 #    accuracy, within a near-tie.
+# :::

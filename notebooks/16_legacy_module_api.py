@@ -1028,9 +1028,10 @@ folder.cleanup()
 #    `nn.Sequential(nn.Linear(784, 64), nn.ReLU(), nn.Linear(64, 10))`, with
 #    `module_checkpoint_to_state_dict`'s `mapping`.
 #
-# ### Solutions
+# **Solutions**: the three cells below (folded away in the book: open each one); each ends
+# with its answer.
 
-# %%
+# %% tags=["hide-cell"]
 mx.random.seed(0)
 momentum_mod = mx.mod.Module(mlp_symbol())
 momentum_mod.fit(train_iter, num_epoch=1, arg_params=initial, optimizer="sgd",
@@ -1041,7 +1042,7 @@ torch_epoch(momentum_pt, X_train, y_train, lr=None, optimizer=torch.optim.SGD(
 assert weight_gap(momentum_mod.get_params()[0], momentum_pt) <= 1e-14
 "1. momentum SGD: the same update rule; f32 for lr and momentum is all it takes"
 
-# %%
+# %% tags=["hide-cell"]
 counts.clear()
 cumulative = mx.mod.Module(mlp_symbol())
 with logged() as log2:
@@ -1055,7 +1056,7 @@ assert spans == [("0", "10"), ("0", "20"), ("0", "30")]
 assert [n for (_, b, n, _) in counts if b == 30] == [31 * BATCH]      # never reset
 "2. auto_reset=False: 'Batch [0-N]', the running accuracy of the epoch so far"
 
-# %%
+# %% tags=["hide-cell"]
 with tempfile.TemporaryDirectory() as tmp:
     trained.save_checkpoint(f"{tmp}/mlp", 3)
     sequential = nn.Sequential(nn.Linear(784, 64), nn.ReLU(), nn.Linear(64, 10))

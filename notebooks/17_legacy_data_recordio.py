@@ -993,11 +993,13 @@ assert as_iter.provide_label[0].name == "softmax_label"
 # 3. Port §1's metric loop to PyTorch with the padded sampler: compute the accuracy over
 #    full, padded batches, masking the padded rows, and check it against `trimmed`.
 #
-# ### Solutions
+# **Solutions** (folded away in the book: open each one):
 #
-# **1.** `flag` becomes the number of labels; `ImageRecordIter` reads `label_width` of them.
+# :::{dropdown} Solution 1
+# `flag` becomes the number of labels; `ImageRecordIter` reads `label_width` of them.
+# :::
 
-# %%
+# %% tags=["hide-cell"]
 multi = np.stack([labels, labels * 2 + 0.5, -labels], axis=1).astype(np.float32)
 with recordio.IndexedRecordWriter("multi.idx", "multi.rec") as w:
     for i in range(N):
@@ -1012,10 +1014,12 @@ assert np.array_equal(np.stack([multi_ds[k][1] for k in range(N)]), multi)
 "three float32 labels per record, read alike by ImageRecordIter and RecordDataset"
 
 # %% [markdown]
-# **2.** `imagefolder.write_image_folder` takes `(image, label)` pairs; the labels come
+# :::{dropdown} Solution 2
+# `imagefolder.write_image_folder` takes `(image, label)` pairs; the labels come
 # back as floats, so `target_transform=int`. `ImageFolder` opens PNGs as RGB: `.convert("L")`.
+# :::
 
-# %%
+# %% tags=["hide-cell"]
 exported = imagefolder.write_image_folder(
     recordio.RecordDataset("fm.rec", "fm.idx", target_transform=int), "exported", names,
     per_class=int(min(np.bincount(labels, minlength=len(names)))))
@@ -1029,9 +1033,11 @@ for im in exported.images:
 f"{len(exported)} images exported and read back; ImageFolder's labels follow sorted folder names"
 
 # %% [markdown]
-# **3.** The padded sampler from §1, a mask from the number of real samples:
+# :::{dropdown} Solution 3
+# The padded sampler from §1, a mask from the number of real samples:
+# :::
 
-# %%
+# %% tags=["hide-cell"]
 correct = seen = 0
 real = len(pt_ds)
 for start, (xb, yb) in zip(range(0, len(indices), 4),

@@ -225,3 +225,75 @@ def test_cross_references_are_links(path):
                 wrong.append((n, m.group(0)))
     assert not plain, f"{path.name}: write these as links (markdown cell, text): {plain}"
     assert not wrong, f"{path.name}: links to the wrong notebook: {wrong}"
+
+
+SOLUTIONS = re.compile(r"Solutions\b")
+DROPDOWN_OPEN = re.compile(r"^\s*(:{3,})\{dropdown\}")
+LIST_ITEM = re.compile(r"(\d+\.|[-*+]|\*\*\d+\.\*\*)\s")
+
+
+def unhidden_solutions(nb) -> list[str]:
+    """What the book would show of the exercises' solutions without a click.
+
+    From the first line after "## Exercises" that says "Solutions" to the next "## " heading
+    or the end of the notebook, Markdown belongs in a ``:::{dropdown}`` block (a "Solutions"
+    line may be the dropdown's title, or begin a sentence that points at the folded
+    solutions: that paragraph, up to a blank line or a list item, stays in view), and code
+    cells carry the ``hide-cell`` tag (jupyter-book folds input and output). Jupyter shows all of it.
+    """
+    shown, in_exercises, in_solutions = [], False, False
+    for n, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            if in_solutions and "hide-cell" not in cell.metadata.get("tags", []):
+                shown.append(f"cell {n}: code cell without the hide-cell tag")
+            continue
+        fence, pointer = None, False
+        for line in cell.source.splitlines():
+            text = line.strip("# ").strip()
+            pointer = pointer and bool(text) and not LIST_ITEM.match(text)
+            if line.startswith("## "):          # a new section ends the solutions
+                in_exercises, in_solutions = line.startswith("## Exercises"), False
+                continue
+            opened = DROPDOWN_OPEN.match(line)
+            if fence is None and opened:
+                fence = opened.group(1)
+                if in_exercises and SOLUTIONS.search(line):
+                    in_solutions = True
+                continue
+            if fence is not None:
+                if line.strip() == fence:
+                    fence = None
+                continue
+            if in_exercises and SOLUTIONS.search(line) and not LIST_ITEM.match(text):
+                in_solutions = pointer = True     # a sentence pointing at the solutions
+                continue
+            if in_solutions and text and not pointer:
+                shown.append(f"cell {n}: {line.strip()[:60]}")
+        if fence is not None:
+            shown.append(f"cell {n}: a dropdown that is never closed")
+    return shown
+
+
+def test_unhidden_solutions_finds_text_and_code_outside_dropdowns():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    folded = code("x = 1")
+    folded.metadata["tags"] = ["hide-cell"]
+    nb = nbformat.v4.new_notebook(cells=[
+        md("## Exercises\n\n1. Why?\n\n:::{dropdown} Solutions\n1. Because.\n:::"),
+        md("**Solutions** below, folded:\n\n:::{dropdown} Solution 2\nAlso because.\n:::"),
+        folded])
+    assert unhidden_solutions(nb) == []
+    nb.cells += [md("## Exercises\n\n**Solutions**\n1. Because."), code("y = 2"),
+                 md(":::{dropdown} Solution 3\nunclosed")]
+    assert unhidden_solutions(nb) == ["cell 3: 1. Because.",
+                                      "cell 4: code cell without the hide-cell tag",
+                                      "cell 5: a dropdown that is never closed"]
+    assert unhidden_solutions(nbformat.v4.new_notebook(cells=[md("## Exercises\n\n1. Why?")])) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_solutions_are_folded_in_the_book(path):
+    """A reader of the book tries an exercise before seeing its solution: each solution is
+    in a ``:::{dropdown}`` (Markdown) or a cell tagged ``hide-cell`` (code)."""
+    shown = unhidden_solutions(nbformat.read(path, as_version=4))
+    assert not shown, f"{path.name}: solutions shown without a click: {shown}"

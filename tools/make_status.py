@@ -1,0 +1,225 @@
+"""Write book/status.md: the state of each notebook's stored run, read from the notebooks.
+
+Per notebook: title, cells and code cells, the execution time of the stored run (the sum
+over code cells of ``metadata.execution``: ``iopub.execute_input`` → ``shell.execute_reply``),
+the date of that run, whether any cell not tagged ``raises-exception`` stored an error, the
+Python version of the kernel, and the devices line the notebook printed. The versions come
+from notebook 1's stored environment report.
+
+Everything comes from the committed .ipynb files, so the page is a pure function of them:
+``make status`` (or this file) rewrites it after ``make notebooks``; ``--check`` exits 1 when
+the committed page differs from what would be written (tests/test_reference_pages.py checks
+the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "book" / "status.md"
+NOTEBOOKS = ROOT / "notebooks"
+ENV_NOTEBOOK = "01_install_and_environment"
+VERSION_KEYS = ("python", "torch", "torchvision", "mxnet", "numpy")
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+DEVICE_LINE = re.compile(r"^(torch|mxnet): (\S+(?: \S+)*?)(?: — .*)?$", re.M)
+
+
+@dataclass(frozen=True)
+class Status:
+    stem: str
+    number: int
+    title: str
+    cells: int
+    code_cells: int
+    seconds: float | None      # None: no timestamps stored
+    timed_cells: int
+    dates: tuple[str, ...]     # the distinct dates of the run, sorted
+    raising: int               # cells tagged raises-exception
+    unexpected: tuple[int, ...]  # cells with an error output that are not tagged
+    silent: tuple[int, ...]    # tagged cells without an error output
+    python: str
+    devices: str               # "torch: cpu · mxnet: cpu(0)", or ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.unexpected and not self.silent
+
+
+def _source(cell) -> str:
+    src = cell.get("source", "")
+    return "".join(src) if isinstance(src, list) else src
+
+
+def _text(output) -> str:
+    """The text of a stream, result or display output."""
+    text = output.get("text") or output.get("data", {}).get("text/plain") or ""
+    return ANSI.sub("", "".join(text) if isinstance(text, list) else text)
+
+
+def _stamp(value: str) -> datetime:
+    return datetime.fromisoformat(value.replace("Z", "+00:00"))
+
+
+def read(path: Path) -> Status:
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    cells = nb["cells"]
+    code = [c for c in cells if c["cell_type"] == "code"]
+    first = _source(cells[0]).strip().splitlines()[0] if cells else ""
+    title = re.sub(r"^#\s*(\d+\s*·\s*)?", "", first).strip()
+    seconds, timed, dates = 0.0, 0, set()
+    unexpected, silent, raising = [], [], 0
+    devices = {}
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        run = cell.get("metadata", {}).get("execution", {})
+        start, end = run.get("iopub.execute_input"), run.get("shell.execute_reply")
+        if start and end:
+            seconds += (_stamp(end) - _stamp(start)).total_seconds()
+            timed += 1
+            dates.add(_stamp(start).date().isoformat())
+        tagged = "raises-exception" in cell.get("metadata", {}).get("tags", [])
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        raising += tagged
+        if errors and not tagged:
+            unexpected.append(i)
+        if tagged and not errors:
+            silent.append(i)
+        for out in cell.get("outputs", []):
+            for fw, dev in DEVICE_LINE.findall(_text(out)):
+                devices.setdefault(fw, dev)
+    python = nb.get("metadata", {}).get("language_info", {}).get("version", "")
+    return Status(
+        stem=path.stem, number=int(path.name[:2]), title=title, cells=len(cells),
+        code_cells=len(code), seconds=seconds if timed else None, timed_cells=timed,
+        dates=tuple(sorted(dates)), raising=raising, unexpected=tuple(unexpected),
+        silent=tuple(silent), python=python,
+        devices=" · ".join(f"{fw}: {devices[fw]}" for fw in ("torch", "mxnet") if fw in devices))
+
+
+def versions(path: Path) -> dict[str, str]:
+    """Notebook 1's environment report (``name   version`` lines), as stored."""
+    found: dict[str, str] = {}
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    for cell in nb["cells"]:
+        for out in cell.get("outputs", []) if cell["cell_type"] == "code" else []:
+            for name, value in re.findall(r"^(\w[\w .()]*?)\s{2,}(\S.*)$", _text(out), re.M):
+                found.setdefault(name.strip(), value.strip())
+    return found
+
+
+def read_all(notebooks: Path = NOTEBOOKS) -> list[Status]:
+    return [read(p) for p in sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))]
+
+
+def _seconds(s: float | None) -> str:
+    if s is None:
+        return "not recorded"
+    return f"{s:.1f} s" if s < 120 else f"{s:.1f} s ({s / 60:.1f} min)"
+
+
+def _status(s: Status) -> str:
+    if s.ok:
+        return "ok"
+    parts = []
+    if s.unexpected:
+        parts.append("**error** in cell " + ", ".join(map(str, s.unexpected)))
+    if s.silent:
+        parts.append("**no error** in tagged cell " + ", ".join(map(str, s.silent)))
+    return "; ".join(parts)
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
+    rows = read_all(notebooks)
+    env_path = notebooks / f"{ENV_NOTEBOOK}.ipynb"
+    env = versions(env_path) if env_path.exists() else {}
+    timed = [s.seconds for s in rows if s.seconds is not None]
+    total = sum(timed)
+    dates = sorted({d for s in rows for d in s.dates})
+    stats = {"notebooks": len(rows), "cells": sum(s.cells for s in rows),
+             "code cells": sum(s.code_cells for s in rows), "seconds": round(total, 1),
+             "ok": sum(s.ok for s in rows)}
+    when = (dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}") if dates else \
+        "not recorded"
+    lines = [
+        "% Written by tools/make_status.py (`make status`): edit the notebooks, not this file.",
+        "",
+        "# Status of the notebooks",
+        "",
+        "The numbers on this page are those of the **stored outputs**: each notebook is executed "
+        "once by its maintainer and committed with its outputs. The book shows those outputs "
+        "(its test build renders them with execution off), and CI re-executes every notebook "
+        "with nbval and compares what it prints with them. Timings, dates and devices below "
+        "are therefore those of the machine and the day of the stored run, not of your "
+        "machine. To refresh them: `make notebooks && make status`.",
+        "",
+        f"Stored run: {when}. Total: {stats['notebooks']} notebooks, {stats['cells']} cells, "
+        f"{stats['code cells']} code cells, {_seconds(total if timed else None)} of execution "
+        f"({len(timed)} of {len(rows)} notebooks timed); {stats['ok']} of {len(rows)} "
+        "without an unexpected error.",
+        "",
+        "## Versions",
+        "",
+        f"From the environment report stored in [notebook 1](notebooks/{ENV_NOTEBOOK}.ipynb):",
+        "",
+        "| package | version |",
+        "|---|---|",
+        *[f"| {k} | {_escape(env[k])} |" for k in VERSION_KEYS if k in env],
+        *[f"| {k} | {_escape(env[k])} |" for k in ("torch built for CUDA", "mxnet GPUs visible",
+                                                  "torch.cuda.is_available()") if k in env],
+        "",
+        "## Notebooks",
+        "",
+        "*Status* is **ok** when no cell stored an error except those tagged "
+        "`raises-exception` (listed in the [index of error messages](errors.md)), and each "
+        "of those did. *Devices* is what the notebook's device check printed.",
+        "",
+        "| notebook | title | cells | code cells | execution time | run on | status | "
+        "errors shown | Python | devices |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for s in rows:
+        run = " to ".join(dict.fromkeys((s.dates[0], s.dates[-1]))) if s.dates else \
+            "not recorded"
+        lines.append(
+            f"| [{s.number}](notebooks/{s.stem}.ipynb) | {_escape(s.title)} | {s.cells} | "
+            f"{s.code_cells} | {_seconds(s.seconds)} | {run} | {_status(s)} | {s.raising} | "
+            f"{s.python or '—'} | {_escape(s.devices) or '—'} |")
+    lines += [
+        f"| **total** | | {stats['cells']} | {stats['code cells']} | "
+        f"{_seconds(total if timed else None)} | | {stats['ok']} ok | "
+        f"{sum(s.raising for s in rows)} | | |",
+        "",
+    ]
+    return "\n".join(lines), stats
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if book/status.md is out of date")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    text, stats = render()
+    if args.check:
+        same = args.out.exists() and args.out.read_text(encoding="utf-8") == text
+        print(f"{args.out.name}: {'up to date' if same else 'OUT OF DATE: run make status'}")
+        return 0 if same else 1
+    args.out.write_text(text, encoding="utf-8")
+    print(f"wrote {args.out.name}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
