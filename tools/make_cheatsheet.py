@@ -10,7 +10,6 @@ either; ``--check`` exits 1 when the committed page differs from what would be w
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from dataclasses import dataclass
@@ -19,6 +18,9 @@ from pathlib import Path
 from sidebyside import apimap, mappings
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pagegen  # noqa: E402  (tools/pagegen.py)
+
 OUT = ROOT / "book" / "cheatsheet.md"
 
 
@@ -169,19 +171,7 @@ def render() -> tuple[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if book/cheatsheet.md is out of date")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    text, stats = render()
-    if args.check:
-        same = args.out.exists() and args.out.read_text(encoding="utf-8") == text
-        print(f"{args.out.name}: {'up to date' if same else 'OUT OF DATE: run make cheatsheet'}")
-        return 0 if same else 1
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out.name}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
-    return 0
+    return pagegen.main(render, OUT, "cheatsheet", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ the same).
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -23,6 +22,9 @@ from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pagegen  # noqa: E402  (tools/pagegen.py)
+
 OUT = ROOT / "book" / "status.md"
 NOTEBOOKS = ROOT / "notebooks"
 ENV_NOTEBOOK = "01_install_and_environment"
@@ -206,19 +208,7 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 if book/status.md is out of date")
-    parser.add_argument("--out", type=Path, default=OUT)
-    args = parser.parse_args(argv)
-    text, stats = render()
-    if args.check:
-        same = args.out.exists() and args.out.read_text(encoding="utf-8") == text
-        print(f"{args.out.name}: {'up to date' if same else 'OUT OF DATE: run make status'}")
-        return 0 if same else 1
-    args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out.name}: " + ", ".join(f"{k} {v}" for k, v in stats.items()))
-    return 0
+    return pagegen.main(render, OUT, "status", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":
