@@ -7,8 +7,20 @@ PIP_VERSION := 26.3
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.32.0 \
                 protobuf==7.36.2 onnx==1.19.0
+# WHEELHOUSE=<folder> (made by `make wheelhouse`): install from it with no network at all
+# (pip --no-index) and take the dataset files from it. Unset: pip's index, as configured.
+WHEELHOUSE ?=
+ifneq ($(strip $(WHEELHOUSE)),)
+PIP_FROM := --no-index --find-links $(abspath $(WHEELHOUSE))/wheels
+PROBES_FROM := --no-index --find-links $(abspath $(WHEELHOUSE))/probe-wheels
+else
+PIP_FROM :=
+PROBES_FROM :=
+endif
+# the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
+WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: all setup test portability book notebooks sync cheatsheet errors status clean help
+.PHONY: wheelhouse all setup test portability book notebooks sync cheatsheet errors status clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -22,15 +34,52 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	       "(apt-get install python3.11 python3.11-venv, pyenv install 3.11, or conda)" \
 	       "or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.11" >&2; exit 1; }
 	@$(PYTHON) tools/check_python.py
+	@if [ -n "$(WHEELHOUSE)" ] && [ ! -d "$(WHEELHOUSE)/wheels" ]; then \
+	  echo "WHEELHOUSE=$(WHEELHOUSE) has no wheels/ folder: make it with" \
+	       "'make wheelhouse WHEELHOUSE=$(WHEELHOUSE)' on a machine with network" >&2; exit 1; fi
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip==$(PIP_VERSION)
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip==$(PIP_VERSION)
+	$(BIN)/python -m pip install --quiet $(PIP_FROM) -r requirements.txt
 	@# releases that notebooks 11 and 13 try mxboard and MXNet's ONNX exporter with
 	@# (downloaded, not installed)
 	for w in $(PROBE_WHEELS); do \
-	  $(BIN)/python -m pip download --quiet --no-deps --only-binary=:all: \
+	  $(BIN)/python -m pip download --quiet $(PROBES_FROM) --no-deps --only-binary=:all: \
 	    --dest $(VENV)/probe-wheels $$w || exit 1; done
+	@# the dataset files the wheelhouse carries, checked and put where the notebooks read
+	@if [ -n "$(WHEELHOUSE)" ]; then for d in $(WHEELHOUSE_DATASETS); do \
+	  if [ -d "$(WHEELHOUSE)/data/$$d" ]; then $(BIN)/python -c "import sys; \
+	    from sidebyside import data; name = {'FashionMNIST': 'fashion-mnist', 'MNIST': 'mnist'}[sys.argv[1]]; \
+	    print(name, '->', data.prepare(name, source=sys.argv[2]))" $$d "$(WHEELHOUSE)/data/$$d" \
+	    || exit 1; fi; done; fi
 	@touch $@
+
+## wheelhouse: put every pinned wheel (pip itself and the probe wheels too) and the dataset
+## files into WHEELHOUSE (default: wheelhouse/) for installing offline: `make all WHEELHOUSE=...`
+wheelhouse: WHEELHOUSE := $(or $(strip $(WHEELHOUSE)),wheelhouse)
+wheelhouse: requirements.txt constraints.txt
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "'$(PYTHON)' was not found (see make setup)" >&2; exit 1; }
+	@found=""; for d in $(WHEELHOUSE_DATASETS); do \
+	  for src in "$${SIDEBYSIDE_DATA:-$$HOME/.cache/sidebyside/data}/$$d/raw" \
+	             $$( [ $$d = FashionMNIST ] && echo /usr/share/datasets/fashion-mnist ); do \
+	    if ls "$$src"/*-ubyte.gz >/dev/null 2>&1; then \
+	      mkdir -p "$(WHEELHOUSE)/data/$$d" && cp "$$src"/*-ubyte.gz "$(WHEELHOUSE)/data/$$d/" \
+	      && echo "$$d: from $$src" && found=1 && break; fi; done; done; \
+	  [ -n "$$found" ] || { echo "no dataset files to put in the wheelhouse: run 'make all'" \
+	    "once with network (it downloads Fashion-MNIST), or apt-get install dataset-fashion-mnist" >&2; exit 1; }
+	rm -rf "$(WHEELHOUSE)/.pip"
+	$(PYTHON) -m venv "$(WHEELHOUSE)/.pip"
+	@# our own package is installed from the clone (-e .), not downloaded
+	grep -v '^-e \.$$' requirements.txt > "$(WHEELHOUSE)/requirements.txt"
+	cp constraints.txt "$(WHEELHOUSE)/constraints.txt"
+	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
+	  --dest wheels -r requirements.txt pip==$(PIP_VERSION)
+	for w in $(PROBE_WHEELS); do "$(WHEELHOUSE)/.pip/bin/python" -m pip download --quiet \
+	  --no-deps --only-binary=:all: --dest "$(WHEELHOUSE)/probe-wheels" $$w || exit 1; done
+	rm -rf "$(WHEELHOUSE)/.pip"
+	@cd "$(WHEELHOUSE)" && find wheels probe-wheels data -type f | sort | xargs sha256sum > SHA256SUMS
+	@echo "$(WHEELHOUSE): $$(du -sh "$(WHEELHOUSE)" | cut -f1) ($$(ls "$(WHEELHOUSE)/wheels" | wc -l) wheels);" \
+	  "check a copy with: cd $(WHEELHOUSE) && sha256sum -c --quiet SHA256SUMS"
+	@echo "Install from it offline: make all WHEELHOUSE=$(WHEELHOUSE)"
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build
 ## (files in parallel, one per worker: JOBS=1 runs them one after the other)
@@ -78,6 +127,22 @@ errors: setup
 status: setup
 	$(BIN)/python tools/make_status.py
 
+.PHONY: bench bench-quick benchmarks-page
+## bench: time PyTorch against Gluon in fresh processes (every configuration, workload,
+## mode, batch size and thread count; under 5 min on 2 cores: run it on an idle machine)
+## into benchmarks/results/latest.json and .png, then rewrite book/benchmarks.md
+bench: setup
+	$(BIN)/python benchmarks/run.py
+	$(BIN)/python tools/make_benchmarks_page.py
+
+## bench-quick: the benchmark at CI size (under a minute) into benchmarks/results/quick.json
+bench-quick: setup
+	$(BIN)/python benchmarks/run.py --quick
+
+## benchmarks-page: rewrite book/benchmarks.md and its figure from benchmarks/results/latest.json
+benchmarks-page: setup
+	$(BIN)/python tools/make_benchmarks_page.py
+
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup
 	$(BIN)/jupytext --sync notebooks/*.ipynb
@@ -93,6 +158,6 @@ clean:
 
 ## help: list these targets
 help:
-	@awk '/^## [a-z]+: / { sub(/^## /, ""); i = index($$0, ":"); \
-	        printf "  %-12s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2); next } \
-	      /^## / { sub(/^## /, ""); printf "  %-12s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))
+	@awk '/^## [a-z][a-z-]*: / { sub(/^## /, ""); i = index($$0, ":"); \
+	        printf "  %-16s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2); next } \
+	      /^## / { sub(/^## /, ""); printf "  %-16s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))

@@ -213,7 +213,7 @@ matmul
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 pt_x = torch.ones(5, 3)
 pt_y = pt_x + 1
 pt_y
@@ -221,7 +221,7 @@ pt_y
 # %% [markdown]
 # **MXNet**, legacy `nd` API (most 1.x code) — note the shape is a tuple:
 
-# %%
+# %% tags=["gluon"]
 mx_x = nd.ones((5, 3))
 mx_y = mx_x + 1
 mx_y
@@ -311,3 +311,27 @@ assert type(mx_y.shape) is tuple and type(np_y.shape) is tuple
 # 4. Start a Python process with `MXNET_OMP_MAX_THREADS=1` and one with `OMP_NUM_THREADS=1`.
 #    What does `torch.get_num_threads()` say after `import mxnet` in each, and why do they
 #    differ? (`sidebyside/threads.py` has the rule.)
+#
+# :::{dropdown} Solutions
+# 1. It depends on that environment; for example numpy 1.26.4 under Python 3.12, with mxnet
+#    1.9.1, protobuf 3.20.3 and mxboard 0.1.0, gives two problems, so two fixes: install Python
+#    3.11 and recreate the environment, and `pip install numpy==1.23.5`. Protobuf 4.25 next to
+#    mxboard gives `pip install 'protobuf<=3.20.3'`. An environment without mxnet and mxboard
+#    (numpy 2.1, protobuf 5.29) gives an empty list: the pins matter only next to those two.
+# 2. `mx.cpu(1)` is a CPU context with device id 1. For a CPU the id is only a label: the array
+#    lives in the same host memory, and `mx_y.context` prints `cpu(1)`. Adding it to a `cpu(0)`
+#    array works, and the sum is on `cpu(1)`, the left operand's context. Two CPU contexts let
+#    code written for several devices (`split_and_load`, a kvstore) run on one machine.
+# 3. A `TypeError: type <class 'torch.Tensor'> not supported`, in either order: the two
+#    frameworks' arrays do not mix. Convert through NumPy, e.g.
+#    `t + torch.from_numpy(nd.ones((5, 3)).asnumpy())`, which gives float64 because PyTorch
+#    promotes. The other way round, `nd.array(t.numpy())` silently gives float32. So pass
+#    `dtype="float64"` and cast the other side (`.astype("float64")`): MXNet does not promote,
+#    and float64 + float32 raises `MXNetError … expected float64, got float32`.
+# 4. Measured on a 2-CPU machine, torch's count before → after `import mxnet`:
+#    `MXNET_OMP_MAX_THREADS=1` gives 2 → 2, `OMP_NUM_THREADS=1` gives 1 → 1, and neither set
+#    gives 2 → 1. Only the default (half the CPUs) calls `omp_set_num_threads`. With
+#    `MXNET_OMP_MAX_THREADS`, MXNet's operators take 1 thread and PyTorch keeps all CPUs.
+#    PyTorch reads `OMP_NUM_THREADS` itself, so it starts at 1. The import order does not
+#    change this.
+# :::

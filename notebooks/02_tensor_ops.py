@@ -37,7 +37,7 @@ devs = devices.pick()
 # Each row is checked the same way: the same float32 input goes to PyTorch, to `mx.nd` and
 # to `mx.np`, and the results are compared. The arc cosine, **PyTorch**:
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "pytorch"]
 x_np = onp.array([[-0.5, 0.0, 0.5], [0.9, -0.9, 0.25]], dtype=onp.float32)
 pt_x = torch.from_numpy(x_np)
 torch.acos(pt_x)
@@ -45,7 +45,7 @@ torch.acos(pt_x)
 # %% [markdown]
 # **Gluon** — the legacy `mx.nd` API that most MXNet 1.x code uses, then `mx.np`:
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "gluon"]
 nd_x = nd.array(x_np)
 nd.arccos(nd_x)
 
@@ -82,7 +82,7 @@ result.summary
 # **PyTorch**: `size()` is the shape, `numel()` the element count, and the shape can be
 # given as separate integers.
 
-# %%
+# %% tags=["pytorch"]
 pt_a = torch.ones(2, 3)
 (pt_a.size(), pt_a.shape, pt_a.numel(), pt_a.T.shape)
 
@@ -90,7 +90,7 @@ pt_a = torch.ones(2, 3)
 # **Gluon**: the shape is one tuple, `size` is the element count (an attribute), and
 # there is no `size()`.
 
-# %%
+# %% tags=["gluon"]
 nd_a = nd.ones((2, 3))
 (nd_a.shape, nd_a.size, nd_a.T.shape)
 
@@ -119,7 +119,7 @@ nd_a.size()
 # **PyTorch** keeps numpy's float64 when it wraps an array, and makes float32 from Python
 # floats:
 
-# %%
+# %% tags=["pytorch"]
 f64 = onp.linspace(0, 1, 3)
 (f64.dtype, torch.from_numpy(f64).dtype, torch.tensor(f64).dtype,
  torch.tensor([0.0, 0.5]).dtype)
@@ -128,7 +128,7 @@ f64 = onp.linspace(0, 1, 3)
 # **Gluon**: `nd.array` turns anything into float32 unless told otherwise — silently,
 # even a float64 numpy array. `mx.np.array` keeps float64 like numpy does.
 
-# %%
+# %% tags=["gluon"]
 (nd.array(f64).dtype, nd.array(f64, dtype="float64").dtype,
  mx.np.array(f64).dtype, mx.np.ones(2).dtype)
 
@@ -145,7 +145,7 @@ assert torch.ones(2).dtype == torch.float32 and mx.np.ones(2).dtype == onp.float
 # **PyTorch**: `numpy()` on a CPU tensor *shares* memory — writing to the array changes
 # the tensor. `item()` gives a Python number.
 
-# %%
+# %% tags=["pytorch"]
 pt_b = torch.zeros(3)
 view = pt_b.numpy()
 view[0] = 7.0
@@ -155,7 +155,7 @@ view[0] = 7.0
 # **Gluon**: `asnumpy()` always copies (and waits for pending work, see [notebook 5](05_autograd.ipynb)).
 # `mx.nd` has `asscalar()`; `item()` exists only on `mx.np` arrays.
 
-# %%
+# %% tags=["gluon"]
 nd_b = nd.zeros((3,))
 copy = nd_b.asnumpy()
 copy[0] = 7.0
@@ -180,7 +180,7 @@ nd_b.mean().item()
 # **PyTorch**: `+=` and the `_`-suffixed methods write into the same tensor; `x = x + 1`
 # makes a new one. A second name for the tensor shows which is which.
 
-# %%
+# %% tags=["pytorch"]
 pt_c = torch.zeros(2)
 alias = pt_c
 pt_c += 1        # in place: alias sees it
@@ -192,7 +192,7 @@ pt_c = pt_c + 1  # new tensor: alias does not
 # **Gluon**: `+=`, slice assignment `x[:] = ...` and `out=` write in place; there are no
 # `_` methods.
 
-# %%
+# %% tags=["gluon"]
 nd_c = nd.zeros((2,))
 alias_nd = nd_c
 nd_c += 1                         # in place
@@ -211,7 +211,7 @@ assert alias.tolist() == [2.0, 2.0] and pt_c.tolist() == [3.0, 3.0]
 #
 # **PyTorch** broadcasts `(2, 3) + (3,)` and reduces to a 0-d tensor:
 
-# %%
+# %% tags=["pytorch"]
 pt_m, pt_v = torch.ones(2, 3), torch.arange(3.0)
 ((pt_m + pt_v).shape, pt_m.sum().shape)
 
@@ -220,7 +220,7 @@ pt_m, pt_v = torch.ones(2, 3), torch.arange(3.0)
 # and `mx.nd` has no 0-d arrays: a full reduction has shape `(1,)`. `mx.np` behaves like
 # numpy and PyTorch.
 
-# %%
+# %% tags=["gluon"]
 nd_m, nd_v = nd.ones((2, 3)), nd.arange(3)
 np_m, np_v = mx.np.ones((2, 3)), mx.np.arange(3)
 ((nd_m + nd_v).shape, nd_m.sum().shape, (np_m + np_v).shape, np_m.sum().shape)
@@ -239,14 +239,14 @@ nd.elemwise_add(nd_m, nd_v)
 #
 # The same mistake — a `(2, 3) @ (2, 3)` product — in each API. **PyTorch**:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "pytorch"]
 torch.ones(2, 3) @ torch.ones(2, 3)
 
 # %% [markdown]
 # **Gluon**, `mx.nd` and then `mx.np`. Both raise `MXNetError` with a C++ traceback whose
 # last line names the check that failed:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "gluon"]
 nd.dot(nd.ones((2, 3)), nd.ones((2, 3)))
 
 # %% tags=["raises-exception"]
@@ -361,14 +361,14 @@ assert len(device_rows) == 5 and all(r.ok for r in device_rows)
 # but it is Python's `%`, which is `torch.remainder`, not `torch.fmod`: they differ for
 # negative numbers. **PyTorch**:
 
-# %%
+# %% tags=["pytorch"]
 neg = onp.array([-7.0, -3.5, 3.5, 7.0], dtype=onp.float32)
 (torch.fmod(torch.from_numpy(neg), 3), torch.remainder(torch.from_numpy(neg), 3))
 
 # %% [markdown]
 # **Gluon**:
 
-# %%
+# %% tags=["gluon"]
 nd_neg = nd.array(neg)
 (hasattr(nd, "module"), nd.modulo(nd_neg, 3),
  nd.sign(nd_neg) * nd.modulo(nd.abs(nd_neg), 3))
@@ -383,14 +383,14 @@ compare.assert_same(torch.fmod(torch.from_numpy(neg), 3),
 # **`repeat`**. PyTorch's `repeat` tiles the whole tensor; MXNet calls that `tile`, and its
 # own `repeat` repeats each element (PyTorch's `repeat_interleave`). **PyTorch**:
 
-# %%
+# %% tags=["pytorch"]
 pt_r = torch.tensor([1.0, 2.0])
 (pt_r.repeat(2), pt_r.repeat_interleave(2))
 
 # %% [markdown]
 # **Gluon**:
 
-# %%
+# %% tags=["gluon"]
 nd_r = nd.array([1, 2])
 (nd_r.tile((2,)), nd_r.repeat(2))
 
@@ -404,14 +404,14 @@ compare.assert_same(pt_r.repeat_interleave(2), nd_r.repeat(2))
 # `torch.chunk` splits along dimension 0 and allows a smaller last piece, like
 # `mx.np.array_split`. **PyTorch**, three rows into two chunks:
 
-# %%
+# %% tags=["pytorch"]
 pt_rows = torch.arange(6.0).reshape(3, 2)
 [c.shape for c in pt_rows.chunk(2)]
 
 # %% [markdown]
 # **Gluon**:
 
-# %%
+# %% tags=["gluon"]
 np_rows = mx.np.arange(6.0).reshape(3, 2)
 [c.shape for c in mx.np.array_split(np_rows, 2)]
 
@@ -428,7 +428,7 @@ nd.split(nd.arange(6).reshape((3, 2)), num_outputs=2, axis=0)
 # **`addmm`**. The seed writes `nd.linalg_gemm(M, mat1, mat2)`. `linalg_gemm(A, B, C)`
 # computes `A @ B + C`: the matrix to add goes **last**. **PyTorch**:
 
-# %%
+# %% tags=["pytorch"]
 M = onp.full((2, 2), 10, onp.float32)
 m1 = onp.array([[1, 2], [3, 4]], onp.float32)
 m2 = onp.array([[0, 1], [1, 0]], onp.float32)
@@ -437,7 +437,7 @@ torch.addmm(torch.from_numpy(M), torch.from_numpy(m1), torch.from_numpy(m2))
 # %% [markdown]
 # **Gluon**, the right order and the seed's order:
 
-# %%
+# %% tags=["gluon"]
 (nd.linalg.gemm(nd.array(m1), nd.array(m2), nd.array(M)),
  nd.linalg.gemm(nd.array(M), nd.array(m1), nd.array(m2)))
 
@@ -454,14 +454,14 @@ assert compare.max_abs_diff(pt_addmm, seed_order) > 10
 # `nd.random.exponential(scale=1/rate)` (as does `mx.np.random.exponential`). **PyTorch**,
 # rate 4, so the mean is 0.25:
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "pytorch"]
 torch.manual_seed(0)
 float(torch.empty(20000).exponential_(4.0).mean())
 
 # %% [markdown]
 # **Gluon**: the same rate, then the mistake of passing the rate as `scale`:
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "gluon"]
 mx.random.seed(0)
 (nd.random_exponential(lam=4.0, shape=(20000,)).mean().asscalar(),
  nd.random.exponential(scale=4.0, shape=(20000,)).mean().asscalar())
@@ -533,3 +533,28 @@ Markdown(apimap.to_markdown(direction="mxnet", table="tensor"))
 #    `torch.ones(2, 3, 4).reshape(0, -1)` do? Explain the difference.
 # 3. Add a row to the map for `torch.where(cond, x, y)` (MXNet: `nd.where`), run
 #    `apimap.check` on it, and make it fail on purpose by swapping the arguments.
+#
+# :::{dropdown} Solutions
+# 1. The `cross` composite picks components with `nd.take` and applies the component formula.
+#    For `cumprod`, multiply the slices along the axis one at a time:
+#    ```python
+#    def nd_cumprod(a, axis=1):
+#        parts = [nd.slice_axis(a, axis=axis, begin=0, end=1)]
+#        for i in range(1, a.shape[axis]):
+#            parts.append(parts[-1] * nd.slice_axis(a, axis=axis, begin=i, end=i + 1))
+#        return nd.concat(*parts, dim=axis)
+#    ```
+#    `compare.assert_same(torch.from_numpy(x).cumprod(dim=1), nd_cumprod(nd.array(x)),
+#    rtol=1e-6, atol=1e-7)` passes on a 3×4 float32 input; it also passes along axes 0 and 2 of
+#    a 2×5×3 one, and the largest difference is about 1e-8.
+# 2. In `nd.reshape`, `0` means "copy this dimension from the input", so `(0, -1)` gives
+#    `(2, 12)`. PyTorch reads `0` as a dimension of size 0 and raises `RuntimeError: shape
+#    '[0, -1]' is invalid for input of size 24`; write `reshape(2, -1)` or `flatten(1)`. `mx.np`
+#    follows NumPy and fails too (`Cannot reshape array of size 24 into shape [0,-1]`).
+# 3. `apimap.Row("where", "elementwise choice", "torch.where(x > 0, x, y)",
+#    "nd.where(x > 0, x, y)", "mx.np.where(x > 0, x, y)", "same name", "nd.where, mx.np.where",
+#    "", "", "exercise row", source="exercise")`. `apimap.check` on it gives `ok=True`, with
+#    a difference of 0 in both APIs. With `y, x` swapped on the MXNet side, both APIs report
+#    `FAILED: AssertionError: values differ: max |torch - mxnet| = 1.46`, because about half of
+#    `x` is positive, so half the entries change.
+# :::

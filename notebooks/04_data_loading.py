@@ -70,7 +70,7 @@ index = torch.arange(10)                  # carried along to show the order
 # %% [markdown]
 # **PyTorch**: `TensorDataset(*tensors)` — tensors only, all with the same first dimension.
 
-# %%
+# %% tags=["pytorch"]
 pt_ds = TensorDataset(images, labels, index)
 pt_x, pt_y, pt_i = pt_ds[3]
 (type(pt_x).__name__, pt_x.shape, pt_y, pt_i)
@@ -79,7 +79,7 @@ pt_x, pt_y, pt_i = pt_ds[3]
 # **Gluon**: `ArrayDataset(*args)` — any mix of NDArrays, NumPy arrays and lists; each
 # sample keeps the type of the array it came from.
 
-# %%
+# %% tags=["gluon"]
 mx_ds = gluon.data.ArrayDataset(mx.nd.array(images.numpy(), dtype="uint8"),
                                 labels.numpy(), index.tolist())
 mx_x, mx_y, mx_i = mx_ds[3]
@@ -329,7 +329,7 @@ default_errors
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 pt_seq_sampler = SequentialSampler(pt_ds)
 pt_rand_sampler = RandomSampler(pt_ds, generator=torch.Generator().manual_seed(0))
 (list(pt_seq_sampler), list(pt_rand_sampler))
@@ -337,7 +337,7 @@ pt_rand_sampler = RandomSampler(pt_ds, generator=torch.Generator().manual_seed(0
 # %% [markdown]
 # **Gluon**
 
-# %%
+# %% tags=["gluon"]
 mx_seq_sampler = gluon.data.SequentialSampler(len(mx_ds))
 np.random.seed(0)
 mx_rand_sampler = gluon.data.RandomSampler(len(mx_ds))
@@ -675,7 +675,7 @@ assert n_children() == 0
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 VISION = ["MNIST", "FashionMNIST", "CIFAR10", "CIFAR100"]
 pt_vision = {n: getattr(torchvision.datasets, n) for n in VISION + ["ImageFolder"]}
 {n: f"{c.__module__}.{c.__name__}" for n, c in pt_vision.items()}
@@ -683,7 +683,7 @@ pt_vision = {n: getattr(torchvision.datasets, n) for n in VISION + ["ImageFolder
 # %% [markdown]
 # **Gluon**
 
-# %%
+# %% tags=["gluon"]
 mx_vision = {n: getattr(mx.gluon.data.vision, n)
              for n in VISION + ["ImageFolderDataset"]}
 {n: f"{c.__module__}.{c.__name__}" for n, c in mx_vision.items()}
@@ -767,7 +767,7 @@ mnist is None or mnist.classes == tuple(str(d) for d in range(10))
 # **PyTorch** only downloads when asked (`download=False` is the default), so without
 # the files the constructor fails at once:
 
-# %%
+# %% tags=["pytorch"]
 cifar_dir = tempfile.TemporaryDirectory()
 pt_cifar = {n: errors.catch(lambda n=n: pt_vision[n](cifar_dir.name)).brief
             for n in ("CIFAR10", "CIFAR100")}
@@ -780,7 +780,7 @@ pt_cifar
 # repository at a closed local port: the failure is the same `requests` `ConnectionError`
 # that a machine without internet gets (there it names the S3 host instead).
 
-# %%
+# %% tags=["gluon"]
 def gluon_cifar(name):
     log = io.StringIO()
     old = os.environ.get("MXNET_GLUON_REPO")
@@ -855,7 +855,7 @@ print(len(tree), "PNG files in", len(folder_names), "folders, e.g.",
 # **PyTorch**: classes are the sorted folder names; `default_loader` opens each file with
 # PIL and converts it to **RGB**.
 
-# %%
+# %% tags=["pytorch"]
 pt_folder = torchvision.datasets.ImageFolder(tree.root)
 pt_img, pt_label = pt_folder[0]
 (pt_folder.classes, pt_img.mode, pt_img.size, pt_label)
@@ -864,7 +864,7 @@ pt_img, pt_label = pt_folder[0]
 # **Gluon**: `synsets` are the sorted folder names; `flag=1` (the default) decodes to 3
 # channels, `flag=0` to 1 channel, as `(H, W, C)` uint8 NDArrays.
 
-# %%
+# %% tags=["gluon"]
 mx_folder = gluon.data.vision.ImageFolderDataset(str(tree.root))
 mx_gray_folder = gluon.data.vision.ImageFolderDataset(str(tree.root), flag=0)
 mx_img, mx_label = mx_folder[0]
@@ -935,7 +935,7 @@ for (pt_x, pt_y), (mx_x, mx_y) in zip(pt_folder_batches, mx_folder_batches,
 # %% [markdown]
 # The thirty images, with the label each reader gives and the dataset's own label:
 
-# %%
+# %% mystnb={"image": {"alt": "Thirty grayscale images from the image folder in three rows, each titled with its folder name, the folder's label and the dataset's label."}}
 fig, axes = plt.subplots(3, 10, figsize=(10, 3.6))
 for ax, (i, (rel, label)) in zip(axes.T.flat, enumerate(pt_files)):
     ax.imshow(mx_gray_folder[i][0][:, :, 0].asnumpy(), cmap="gray_r")
@@ -1004,3 +1004,39 @@ image_root.cleanup()
 #    does the first batch take compared with `fork`?
 # 4. Write a few JPEG files into the folder of section 10. Are the pixels still equal between
 #    the two readers? Which decoder does each side use?
+#
+# :::{dropdown} Solutions
+# 1. Keep the leftover indices in the sampler object. `__iter__` starts its first batch with
+#    them, and `__len__` counts them:
+#    ```python
+#    class RolloverBatchSampler(torch.utils.data.Sampler):
+#        def __init__(self, sampler, batch_size):
+#            self.sampler, self.batch_size, self.carry = sampler, batch_size, []
+#        def __iter__(self):
+#            batch, self.carry = self.carry, []
+#            for i in self.sampler:
+#                batch.append(i)
+#                if len(batch) == self.batch_size:
+#                    yield batch
+#                    batch = []
+#            self.carry = batch
+#        def __len__(self):
+#            return (len(self.carry) + len(self.sampler)) // self.batch_size
+#    ```
+#    `epochs(DataLoader(pt_ds, batch_sampler=RolloverBatchSampler(SequentialSampler(pt_ds), 4)))`
+#    equals section 3's `last_batch='rollover'` run. Over three epochs it gives lengths 2, 3, 2,
+#    and the second epoch opens with `[8, 9, 0, 1]`.
+# 2. Yes. With `np.random.seed(i)` in `__getitem__`, each sample's draw depends only on `i`.
+#    Both loaders with 2 workers give 684, 37, 168, 874, … for samples 0, 1, 2, 3, …, the same
+#    as loading in the kernel. Without it the streams differ, and Gluon's two workers repeat
+#    each other.
+# 3. Each worker reports its own pid, never the kernel's: one pid for all 8 samples with
+#    `num_workers=1`, two with 2. The cell now runs: `spawn` finds the class by its module.
+#    The first batch took about 1.4 s (a fresh interpreter imports torch and the module), against
+#    about 0.03 s with `fork`. Run from a script file, spawn also re-imports the script: 3.6 s here.
+# 4. Yes, here: 6 grayscale JPEGs written by PIL, and 2 colour ones (4:2:0 and 4:4:4 chroma),
+#    gave pixel-for-pixel equal arrays. `ImageFolder`'s `default_loader` decodes with PIL
+#    (Pillow, with libjpeg-turbo). `ImageFolderDataset` uses `mx.image.imread`, the OpenCV
+#    decoder built into libmxnet. Other library versions may round differently, so a test
+#    should compare decoded JPEG pixels with a small tolerance.
+# :::

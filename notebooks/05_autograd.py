@@ -71,7 +71,7 @@ assert isinstance(torch.zeros(1), Variable)  # the class only survives as a name
 # Today a tensor is marked with `requires_grad=True`; every operation on it is recorded
 # (unless a `no_grad` scope says otherwise). `.grad` is `None` until the first `backward()`:
 
-# %%
+# %% tags=["pytorch"]
 pt_x = torch.tensor([1.0, 2.0, 3.0], device=pt_dev, requires_grad=True)
 pt_grad_before = pt_x.grad
 pt_y = (pt_x ** 2).sum()
@@ -82,7 +82,7 @@ pt_x.grad
 # **Gluon.** An NDArray gets a gradient buffer with `attach_grad()` (filled with zeros, not
 # `None`), and only operations run inside `autograd.record()` are recorded:
 
-# %%
+# %% tags=["gluon"]
 mx_x = nd.array([1.0, 2.0, 3.0], ctx=mx_ctx)
 mx_x.attach_grad()
 mx_grad_before = mx_x.grad.asnumpy().copy()
@@ -105,7 +105,7 @@ pt_x.grad.tolist()
 #
 # In MXNet, `backward()` on a result computed outside `record()` fails — there is no graph:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "gluon"]
 mx_z = nd.array([1.0, 2.0, 3.0], ctx=mx_ctx)
 mx_z.attach_grad()
 mx_loss = (mx_z * mx_z).sum()  # no autograd.record()
@@ -114,7 +114,7 @@ mx_loss.backward()
 # %% [markdown]
 # PyTorch's version of the mistake is forgetting `requires_grad`:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "pytorch"]
 pt_z = torch.tensor([1.0, 2.0, 3.0], device=pt_dev)  # no requires_grad=True
 (pt_z * pt_z).sum().backward()
 
@@ -199,7 +199,7 @@ def show(rows):
 # %% [markdown]
 # **PyTorch**: the module's flag (`train()` / `eval()`) against the grad-mode scopes.
 
-# %%
+# %% tags=["pytorch"]
 pt_drop = torch.nn.Dropout(0.5)
 pt_probe = torch.tensor(probe_x, device=pt_dev, requires_grad=True)
 grad_scopes = {"(none)": contextlib.nullcontext, "no_grad()": torch.no_grad,
@@ -223,7 +223,7 @@ show(pt_rows)
 # `train_mode=False`; `pause()` implies predicting unless `train_mode=True`; `train_mode()`
 # and `predict_mode()` switch training only, and leave recording as it was.
 
-# %%
+# %% tags=["gluon"]
 mx_bn = gluon.nn.BatchNorm(in_channels=3)
 mx_drop = gluon.nn.Dropout(0.5)
 mx_bn.initialize(ctx=mx_ctx)
@@ -495,7 +495,7 @@ assert seen["another thread"] == {
 # a 2×2 max pooling of a 4×4 `arange`. The maximum of each window is its bottom-right
 # element, so that is where the gradient 1 must land. **PyTorch** (pooling has no mode):
 
-# %%
+# %% tags=["pytorch"]
 arange_x = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
 
 
@@ -514,7 +514,7 @@ ones_at(pt_ax.grad)
 # reshape returns a *view* of the `arange` result, not a new array. Only the first puts the
 # gradient where PyTorch does; the wrong positions change from run to run (checked below).
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "gluon"]
 def mx_pool_grad(x, train_mode):
     x.attach_grad()
     with autograd.record(train_mode=train_mode):
@@ -769,7 +769,7 @@ assert refused.type == "TypeError" and "Changing attribute type for dropout" in 
 # **PyTorch** adds every backward into `.grad` until you clear it; `zero_grad()` now sets
 # `.grad` to `None` (its default `set_to_none=True` since 2.0), not to zeros:
 
-# %%
+# %% tags=["pytorch"]
 xs = [[1.0, 2.0, 3.0], [10.0, 20.0, 30.0]]
 pt_lin = torch.nn.Linear(3, 1, bias=False).to(pt_dev)
 pt_opt = torch.optim.SGD(pt_lin.parameters(), lr=0.1)
@@ -789,7 +789,7 @@ pt_opt.zero_grad(set_to_none=False)
 # `Parameter` / `ParameterDict` (`net.collect_params().zero_grad()`); unlike PyTorch's
 # optimizer, the `Trainer` has none.
 
-# %%
+# %% tags=["gluon"]
 def mx_grad_after_two(grad_req):
     net = gluon.nn.Dense(1, in_units=3)
     net.initialize(ctx=mx_ctx)
@@ -982,7 +982,7 @@ analytic_d2 = analytic_d2.astype(np.float32)
 # %% [markdown]
 # **PyTorch**
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "pytorch"]
 pt_x0 = torch.tensor(x0, device=pt_dev, requires_grad=True)
 pt_f = torch.exp(torch.sin(pt_x0))
 (pt_d1,) = torch.autograd.grad(pt_f.sum(), pt_x0, create_graph=True)
@@ -994,7 +994,7 @@ pt_d2.cpu().numpy().round(5)
 # itself (MXNet's docs call it inside `record()`; it also works after the scope, checked
 # below); `backward()` on it then fills `x.grad` with `f''`.
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "gluon"]
 mx_x0 = nd.array(x0, ctx=mx_ctx)
 mx_x0.attach_grad()
 with autograd.record():
@@ -1351,3 +1351,28 @@ assert all(e["error"] == "take operator contains indices out of bound"
 #    loop. Where does the time go when there is none?
 # 4. Start Jupyter with `MXNET_ENGINE_TYPE=NaiveEngine` and re-run the timing cells of §6.
 #    What does "returned after" show now, and how much slower is a training step?
+#
+# :::{dropdown} Solutions
+# 1. With oneDNN (the default), `GlobalMaxPool2D` and `MaxPool1D` behave like `MaxPool2D`:
+#    under both predicting scopes their float32 input gradient is wrong, and under `record()` it
+#    is right. With a reshaped view as input, they are wrong under `record()` too, unless
+#    hybridized. `LayerNorm`, `InstanceNorm` and `LeakyReLU` are right in every scope, and with
+#    `MXNET_MKLDNN_ENABLED=0` every pooling is right. Two other findings, in every scope:
+#    `InstanceNorm` has no float64 kernel (`Unsupported data type 1`), and float64 `LeakyReLU`
+#    misses the 1e-10 bound by about 1.5e-9, because its slope 0.1 reaches the kernel as
+#    float32 (0.10000000149), as in [notebook 3](03_mnist_mlp.ipynb) §4.
+# 2. `nd.exp(x) + 1` passes: `+ 1` is a scalar add, and f'' = exp x is right. `nd.relu(x) - x`
+#    fails (`_backward_broadcast_sub has no gradient`), though PyTorch gives 0. `x + x` fails
+#    in *both* frameworks: f' = 2 no longer depends on `x`. So a loss with a weight decay term
+#    cannot be differentiated twice. Adding the term (`nd.exp(x) + nd.square(x)`:
+#    `_backward_broadcast_add`), scaling it (`0.01 * …`, `… / 100`) and summing it all fail.
+#    For a gradient penalty or a Hessian-vector product, leave the decay to the optimizer's `wd`.
+# 3. With 1000×1000 matrices: without the wait, the loop returned after about 0.4 ms and
+#    `mx.nd.waitall()` after it took the remaining ~190 ms. With a wait in each iteration, the
+#    loop itself took about 200 ms. The time goes to the engine's worker threads, which
+#    compute the queued products while Python has already moved on. The total is the same.
+# 4. Measured in fresh Python processes, not in Jupyter. With `NaiveEngine`, "returned after"
+#    equals "existed after": `nd.dot` returned only after its 156 ms of work (the default
+#    engine returned after about 2 ms). The never-waiting loop of 50 steps was done when it
+#    returned. A training step took about 6.1–6.7 ms instead of 5.1–5.5 ms, about 1.2× slower.
+# :::

@@ -50,7 +50,7 @@ WORK = Path(workdir.name)
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 dp = torch.nn.DataParallel(torch.nn.Linear(3, 2))
 (dp.device_ids, type(dp(torch.ones(4, 3))).__name__)
 
@@ -60,7 +60,7 @@ dp = torch.nn.DataParallel(torch.nn.Linear(3, 2))
 # the contexts are `cpu(0)` and `cpu(1)` — two real, distinct contexts of the same CPU (with
 # GPUs, `mx.gpu(0)`, `mx.gpu(1)`). The seed's loop, with its layer and loss:
 
-# %%
+# %% tags=["gluon"]
 ctx = [mx.cpu(0), mx.cpu(1)]
 net = gluon.nn.Dense(2, in_units=3, dtype="float64")
 net.initialize(mx.init.Xavier(), ctx=ctx)
@@ -646,3 +646,28 @@ workdir.cleanup()
 #    compare with MXNet's `trainer.step` rule?
 # 3. Start `launch.mxnet_ps` on a worker script that sleeps 30 s, with `timeout=5`, and
 #    interrupt the kernel while it waits. Check with `ps` that nothing is left.
+
+# %% [markdown]
+# :::{dropdown} Solutions
+# 1. `launch.mxnet_ps(..., num_servers=2)`: the final weights do not change. Measured: they
+#    are bit-equal to the one-server run, and 1.5e-8 from the single process as before. With
+#    `env={"PS_VERBOSE": "2"}` the servers log every push. One server receives `w1` (784×256)
+#    and `w2`, the other `b1` and `b2`: each small array goes whole to a server chosen from
+#    its key. No array is split here. Arrays are split only above
+#    `MXNET_KVSTORE_BIGARRAY_BOUND` (1,000,000 elements by default, and `w1` has 200,704).
+#    With the bound set to 100,000, each server receives one half of `w1`, and the weights
+#    are still the same.
+# 2. `cross_entropy(..., reduction="sum")`, and the learning rate divided by the per-rank
+#    batch: `lr = 0.1 / 32`. DDP still *averages* over the 2 ranks, so the gradient is
+#    (Σ over 64 images) / 2. Measured: 1.4e-17 from the single-process run. With `lr=0.1`
+#    left alone, training diverges: the weights end 300 away. MXNet's rule is
+#    `trainer.step(32 × 2)`: its server *sums* the two gradients, so it divides by the global
+#    batch. DDP divides by the number of ranks itself, so only the per-rank batch remains.
+# 3. `(WORK / "sleeper.py").write_text("import time\ntime.sleep(30)\n")`, then
+#    `launch.mxnet_ps([sys.executable, str(WORK / "sleeper.py")], timeout=5, run_dir=WORK)`.
+#    Tried from a driver process that got SIGINT (what a kernel interrupt sends) after
+#    2.5 s: `KeyboardInterrupt` came at once, and no process of the run (scheduler, server,
+#    2 workers) was left (checked with psutil, which reads what `ps` lists). Without the
+#    interrupt: `LaunchTimeout` after 5.1 s, naming the 4 processes still running, and
+#    again none left.
+# :::

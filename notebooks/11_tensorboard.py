@@ -243,7 +243,7 @@ assert any("torch.jit.trace` is deprecated" in str(w.message) for w in graph_war
 # The two runs from the event files, on shared axes — what TensorBoard's scalar dashboard
 # shows, drawn here:
 
-# %%
+# %% mystnb={"image": {"alt": "Training loss read back from the event files of the PyTorch and the MXNet run, two curves that fall together."}}
 plotting.curves({"training loss (from the event files)": {
     name: [v for _, v in runs[name].scalars["loss"]] for name in ("torch", "mxnet")}})
 
@@ -457,5 +457,32 @@ logs.cleanup()
 # 2. TensorBoard keeps 1000 points per scalar by default. Log 5000 steps and compare
 #    `board.read_events` with `server.scalars` — then start the server with
 #    `extra_args=["--samples_per_plugin=scalars=10000"]`.
-# 3. Add `walltime=` to PyTorch's `add_scalar` calls so that both runs start at the same time
-#    in TensorBoard's "relative" view. What can MXBoard do instead?
+# 3. Add `walltime=` to PyTorch's `add_scalar` calls so that both runs start at the same moment
+#    on TensorBoard's "Wall" time axis (its "Relative" axis already starts every run at 0).
+#    What can MXBoard do instead?
+
+# %% [markdown]
+# :::{dropdown} Solutions
+# 1. One `tensorboardX.SummaryWriter` per framework, in the process that trains both (MXNet
+#    and tensorboardX share a process; only `mxboard` clashes, §1):
+#    ```python
+#    sw = {k: tensorboardX.SummaryWriter(f"{logdir}/{k}") for k in ("torch", "gluon")}
+#    sw["torch"].add_scalar("loss", loss.item(), t)        # in the PyTorch loop
+#    sw["gluon"].add_scalar("loss", loss.asscalar(), t)    # in the Gluon loop
+#    # then, in another process:
+#    print(board.read_events(logdir))
+#    ```
+#    Run on the 20 Adam steps of [notebook 8](08_optimizers_trainer.ipynb) §4: two runs of 20 points, equal to the
+#    computed losses to float32 storage (5e-8 relative); both fall from 18.13 to about 11.77 and
+#    differ by at most 3e-5 (Adam's float32 hyper-parameters and `epsilon`).
+# 2. With 5,000 `add_scalar` steps: `board.read_events` returns all 5,000 (it asks the reader to
+#    keep everything); `server.scalars` returns 1,000 — a random sample that keeps the last
+#    step (here it began at step 4); with `extra_args=["--samples_per_plugin=scalars=10000"]`
+#    all 5,000, steps 0–4999. The event file is complete; the dashboard thins it.
+# 3. `sw.add_scalar("loss", v, step, walltime=T0 + elapsed)`, one `T0` for both runs: the wall
+#    times read back are exactly `T0 + elapsed`. MXBoard's `add_scalar` has no `walltime` and
+#    stamps `time.time()` on every event. Ways round: write the event through its private file
+#    writer, `sw._file_writer.add_event(event_pb2.Event(wall_time=…, step=…, summary=
+#    mxboard.summary.scalar_summary("loss", v)))` (read back with the chosen times), or log the
+#    MXNet run with `tensorboardX`, whose `add_scalar` takes `walltime`.
+# :::

@@ -139,7 +139,7 @@ assert [c.ok for c in result.checks] == [True]
 #
 # **PyTorch**: a LeNet-style CNN. This time the weights start in PyTorch.
 
-# %%
+# %% tags=["pytorch"]
 def torch_lenet(hidden=120):
     return nn.Sequential(
         nn.Conv2d(1, 6, 5, padding=2), nn.ReLU(), nn.MaxPool2d(2),
@@ -155,7 +155,7 @@ torch.save(pt_lenet.state_dict(), WORK / "lenet.pt")
 # both flatten in channel-height-width order, which is why the first `Dense` weight needs no
 # reordering.
 
-# %%
+# %% tags=["gluon"]
 def gluon_lenet(hidden=120, relu_after_conv2=True):
     net = gluon.nn.HybridSequential()
     net.add(gluon.nn.Conv2D(6, 5, padding=2, activation="relu"), gluon.nn.MaxPool2D(2),
@@ -382,7 +382,7 @@ assert cli_wrong.returncode == 1 and not (WORK / "resnet34.pt").exists()
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 class TorchTagger(nn.Module):
     def __init__(self, vocab=50, dim=16, hidden=32, tags=5):
         super().__init__()
@@ -396,7 +396,7 @@ class TorchTagger(nn.Module):
 # %% [markdown]
 # **Gluon**: `layout="NTC"` is `batch_first=True`; `Dense(flatten=False)` applies per step.
 
-# %%
+# %% tags=["gluon"]
 class GluonTagger(gluon.HybridBlock):
     def __init__(self, vocab=50, dim=16, hidden=32, tags=5, **kwargs):
         super().__init__(**kwargs)
@@ -495,7 +495,7 @@ assert np.abs(onnx2torch_out - mx_out).max() < 1e-5
 # **PyTorch → ONNX → ONNX Runtime**. Since PyTorch 2.9, `torch.onnx.export` traces with
 # `torch.export` (the `dynamo` exporter, which needs `onnxscript`).
 
-# %% tags=["nbval-ignore-output"]
+# %% tags=["nbval-ignore-output", "pytorch"]
 pt_lenet.eval()
 with torch.no_grad():
     pt_out = pt_lenet(torch.from_numpy(x_lenet)).numpy()
@@ -511,7 +511,7 @@ assert np.abs(ort_pt_out - pt_out).max() < 1e-5
 # every weight to be listed among the graph's *inputs*, as exporters did years ago; the
 # `dynamo` exporter lists them only as initializers:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "gluon"]
 mx.contrib.onnx.import_to_gluon(str(WORK / "pt-lenet.onnx"), ctx=mx.cpu())
 
 # %% [markdown]
@@ -596,11 +596,33 @@ folder.cleanup()
 # ## Exercises
 #
 # 1. Convert Gluon's `resnet50_v1` into torchvision's `resnet50`. Read the refusal: which
-#    setting differs, in which layer? Then try Gluon's `resnet50_v1b` (if your MXNet has it,
-#    in `mxnet.gluon.model_zoo`, or GluonCV's) — why would it match?
+#    setting differs, in which layer? What else must change in torchvision's network before it
+#    converts? MXNet's own model zoo has no `resnet50_v1b` (GluonCV has one) — why would
+#    GluonCV's `resnet50_v1b` convert as it is?
 # 2. Give Gluon's tagger `rnn.GRU` and PyTorch's `nn.GRU`, and check that the outputs still
 #    agree. Then swap the first two gate blocks of one `l0_i2h_weight` by hand and measure
 #    how far the outputs move.
 # 3. Export the ResNet-18 of §3 to ONNX from Gluon and convert it with `onnx2torch`. Compare
 #    its outputs with the converter's PyTorch model. Which route would you trust for a model
 #    with a custom layer, and why?
+
+# %% [markdown]
+# :::{dropdown} Solutions
+# 1. Refused: `conv2d layer PyTorch 'layer2.0.conv1' / Gluon 'features.5.0.body.0': stride
+#    differs: PyTorch stride=(1, 1), Gluon stride=(2, 2)` — Gluon's v1 strides in the first
+#    1×1 convolution, torchvision ("v1.5") in the 3×3. Moving the stride on the PyTorch side
+#    brings the next refusal: `'bias' exists on the Gluon side only` (`layer1.0.conv1`); with
+#    biases on both 1×1 convolutions too, all 107 layers convert (outputs within 2e-7 at 64×64).
+#    GluonCV's `resnet50_v1b` has torchvision's layout (stride in the 3×3, no biases); GluonCV
+#    is not installed here, so that last step was not run.
+# 2. Swap `LSTM`→`GRU` in both taggers: the outputs agree within 4e-8 in float32 and 1.4e-16
+#    in float64 (the gate order is the same on both sides). Swapping the first two gate blocks
+#    (reset and update) of the Gluon `lstm.l0_i2h_weight` in the float64 copy moves the outputs
+#    by up to 0.076 (largest output 0.25; mean move 0.015), and `compare_outputs` fails.
+# 3. With `mx.onnx.export_model` and the opset stamped 13 (it claims 22, which `onnx2torch`
+#    refuses, §6): the `onnx2torch` model equals the converter's `resnet18` exactly (0.0 on a
+#    batch of 2 at 224×224; both 3e-7 from MXNet), with the same 11,689,512 parameters. For a
+#    custom layer, the converter: ONNX only carries operators an exporter can translate (a
+#    layer using `F.erfinv` fails: `No conversion function registered for op type erfinv`), and
+#    `onnx2torch` gives a graph of ONNX nodes, not a module of your own you can read and change.
+# :::

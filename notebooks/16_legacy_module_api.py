@@ -110,7 +110,7 @@ symbol.list_arguments(), symbol.list_outputs()
 # two dicts: `arg_params` (trained) and `aux_params` (states such as BatchNorm's running
 # statistics; none here). Shapes given as `DataDesc` carry a dtype: float64 here.
 
-# %%
+# %% tags=["mxnet"]
 def float64_shapes(batch=BATCH):
     """data_shapes and label_shapes for `bind`, in float64."""
     return ([mx.io.DataDesc("data", (batch, 784), dtype="float64")],
@@ -130,7 +130,7 @@ arg_params, aux_params = mod.get_params()
 # change, `fc1_weight` → `fc1.weight`. The network ends with the logits: the softmax belongs
 # to the loss (§2).
 
-# %%
+# %% tags=["pytorch"]
 class MLP(nn.Module):
     def __init__(self):
         super().__init__()
@@ -239,7 +239,7 @@ assert image_shapes["fc1_weight"] == (64, 784)
 # **MXNet**: a Module made of the loss layer alone, its input the logits, so that
 # `get_input_grads()` shows the gradient it writes.
 
-# %%
+# %% tags=["mxnet"]
 def softmax_output_backward(logits, labels, head_grad=None, **options):
     """Output and input gradient of SoftmaxOutput(**options) on a batch of logits."""
     n, k = logits.shape
@@ -266,7 +266,7 @@ grads = {"batch": softmax_output_backward(logits, labels, normalization="batch")
 # %% [markdown]
 # **PyTorch**: `CrossEntropyLoss` on the logits, summed and averaged.
 
-# %%
+# %% tags=["pytorch"]
 def ce_gradient(reduction):
     z = torch.tensor(logits, requires_grad=True)
     nn.CrossEntropyLoss(reduction=reduction)(z, torch.from_numpy(labels)).backward()
@@ -624,7 +624,7 @@ assert sorted(p.name for p in WORK.glob("mlp*")) == ["mlp-0002.params", "mlp-sym
 # logits need a softmax first ([notebook 10](10_metrics.ipynb) §8). On the 960 test images
 # that fill 15 batches (no padding: §5):
 
-# %%
+# %% tags=["mxnet"]
 test_960 = float64_iter(X_test[:960], y_test[:960])
 both = mx.metric.create(["acc", "ce"])
 mx_metrics = dict(trained.score(test_960, both))
@@ -635,7 +635,7 @@ type(mx.metric.create("acc")).__name__, type(both).__name__, sorted(mx_metrics)
 # the per-sample losses, in one `MetricCollection`. (A torchmetrics metric ignores
 # `.double()`; `set_dtype(torch.float64)` makes it compute in float64.)
 
-# %%
+# %% tags=["pytorch"]
 pt_trained = torch_from(trained.get_params()[0])
 collection = torchmetrics.MetricCollection({
     "accuracy": torchmetrics.Accuracy(task="multiclass", num_classes=10),
@@ -716,7 +716,7 @@ assert sorted(p.name for p in WORK.glob("pt-mlp*")) == ["pt-mlp-0002.pt"]
 # (`merge_batches=True`). `predict` drops the padded rows; `score` does not — it counts the
 # 24 repeated images.
 
-# %%
+# %% tags=["mxnet"]
 score_metric = mx.metric.Accuracy()
 scored = dict(trained.score(test_iter, score_metric))["accuracy"]
 predicted = trained.predict(test_iter)
@@ -729,7 +729,7 @@ predicted.shape, len(per_batch), per_batch[-1][0].shape, pads[-1], score_metric.
 # %% [markdown]
 # **PyTorch**: an evaluation loop — `eval()`, `torch.no_grad()`, the argmax of the logits.
 
-# %%
+# %% tags=["pytorch"]
 def torch_predict(net, X, batch=BATCH):
     net.eval()
     with torch.no_grad():
@@ -798,7 +798,7 @@ with contextlib.chdir(WORK):        # relative names: no temporary folder in the
 # it), or cut the graph at the layer before the loss (`get_internals()['fc2_output']`) and
 # load the parameters into that — the logits, as PyTorch's network gives them.
 
-# %%
+# %% tags=["gluon"]
 label_missing = errors.catch(gluon.SymbolBlock.imports, f"{prefix}-symbol.json", ["data"],
                              f"{prefix}-0003.params")
 with_label = gluon.SymbolBlock.imports(f"{prefix}-symbol.json", ["data", "softmax_label"],
@@ -822,7 +822,7 @@ short(label_missing.line)
 # — but only into a Gluon network whose full parameter names are the Module's,
 # `Dense(64, prefix='fc1_')`; it cannot take the `SymbolBlock`, which has no layers to pair.)
 
-# %%
+# %% tags=["pytorch"]
 by_hand = MLP().double()
 by_hand.load_state_dict({".".join(k.rsplit("_", 1)): torch.from_numpy(v.asnumpy())
                          for k, v in loaded_args.items()})
@@ -1027,9 +1027,22 @@ folder.cleanup()
 # 3. Load a checkpoint of `trained` into a PyTorch network whose layers have other names,
 #    `nn.Sequential(nn.Linear(784, 64), nn.ReLU(), nn.Linear(64, 10))`, with
 #    `module_checkpoint_to_state_dict`'s `mapping`.
+
+# %% [markdown]
+# :::{dropdown} Solutions
+# 1. Nothing more: with `lr=f32(0.1), momentum=f32(0.9)` the epoch of `torch.optim.SGD`
+#    matches the Module's to 3e-16 (the same update rule, momentum buffer included); with the
+#    unrounded 0.1 and 0.9 the gap is 7e-8.
+# 2. The windows no longer restart: `Batch [0-10]`, `[0-20]`, `[0-30]`, each with the running
+#    accuracy of the epoch so far (0.425, 0.501, 0.548 here, against 0.425, 0.586, 0.645 per
+#    window with the default). At its last line, batch 30, the metric holds 31 × 64 = 1,984
+#    samples; `Train-accuracy` then adds the padded 32nd batch (2,048).
+# 3. `mapping={"fc1": "0", "fc2": "2"}` (Module layer name → PyTorch layer name); the
+#    `nn.Sequential`'s probabilities equal `predict`'s to 1.4e-15.
+# :::
 #
-# **Solutions**: the three cells below (folded away in the book: open each one); each ends
-# with its answer.
+# **Solutions**, run with asserts: the three cells below (folded away in the book: open each
+# one); each ends with its answer.
 
 # %% tags=["hide-cell"]
 mx.random.seed(0)

@@ -59,7 +59,7 @@ print(f"torch {torch.__version__} · torchvision {torchvision.__version__} · "
 #
 # **PyTorch**: a dataset of tensors and a loader; a batch is a plain tuple.
 
-# %%
+# %% tags=["pytorch"]
 X = np.arange(20, dtype=np.float32).reshape(10, 2)
 y = np.arange(10, dtype=np.float32)
 pt_ds = TensorDataset(torch.from_numpy(X), torch.from_numpy(y))
@@ -74,7 +74,7 @@ pt_loader = DataLoader(pt_ds, batch_size=4)
 # samples left over: `'pad'` (the default), `'discard'` or `'roll_over'`, over three epochs
 # with `reset()` after each.
 
-# %%
+# %% tags=["mxnet"]
 mx_iter = mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle="pad")
 batch = next(mx_iter)
 {"provide_data": mx_iter.provide_data, "provide_label": mx_iter.provide_label,
@@ -149,7 +149,7 @@ assert after_stray == [[0, 1, 2, 3], [4, 5, 6, 7]]           # 8 and 9 are gone
 #
 # **PyTorch**
 
-# %%
+# %% tags=["pytorch"]
 def padded(order, batch_size):
     """NDArrayIter's 'pad': the order, then its first samples again, to whole batches."""
     order = [int(i) for i in order]
@@ -167,7 +167,7 @@ pt_padded, pad
 # %% [markdown]
 # **MXNet**
 
-# %%
+# %% tags=["mxnet"]
 np.random.seed(3)
 shuffled = mx.io.NDArrayIter(X, y, batch_size=4, shuffle=True, last_batch_handle="pad")
 mx_padded = [(b.label[0].asnumpy().astype(int).tolist(), b.pad) for b in shuffled]
@@ -217,7 +217,7 @@ assert counts == {"mx, whole batches": (7, 12), "mx, pad rows dropped": (5, 10),
 # **PyTorch**: torchvision's dataset over the same files, with a transform that does what
 # `MNISTIter` does to a pixel — divide by **256** (`ToTensor` divides by 255):
 
-# %%
+# %% tags=["pytorch"]
 def over_256(img):
     """MNISTIter's scaling: uint8 -> float32 / 256."""
     return T.functional.pil_to_tensor(img).to(torch.float32) / 256
@@ -230,7 +230,7 @@ pt_batch[0].shape, pt_batch[1].dtype
 # %% [markdown]
 # **MXNet**: the call as legacy scripts write it, `input_shape=(1, 32, 32)` included:
 
-# %%
+# %% tags=["mxnet"]
 def mnist_iter(**kwargs):
     return mx.io.MNISTIter(image=str(RAW / "t10k-images-idx3-ubyte"),
                            label=str(RAW / "t10k-labels-idx1-ubyte"), silent=True, **kwargs)
@@ -460,7 +460,7 @@ assert auto != {name: k for k, name in enumerate(names)}
 # needs the `.idx` beside the `.rec`, under the same name; `flag=0` for grayscale) and the
 # C++ `ImageRecordIter` (float32 NCHW batches, pixels **not** scaled):
 
-# %%
+# %% tags=["gluon"]
 mx_reader = mx.recordio.MXIndexedRecordIO("fm.idx", "fm.rec", "r")
 via_recordio = [mx.recordio.unpack_img(mx_reader.read_idx(k)) for k in mx_reader.keys]
 via_gluon = gluon.data.vision.ImageRecordDataset("fm.rec", flag=0)
@@ -478,7 +478,7 @@ iter_x, iter_y = (np.concatenate(parts) for parts in zip(
 # (`struct`, numpy, Pillow). Like a torchvision dataset, its `transform` gets the PIL image
 # and `target_transform` the label (a float, as MXNet stores it):
 
-# %%
+# %% tags=["pytorch"]
 pt_rec = recordio.RecordDataset("fm.rec", "fm.idx", transform=T.PILToTensor(),
                                 target_transform=int)
 pt_x, pt_y = (torch.cat(parts) for parts in zip(*DataLoader(pt_rec, batch_size=16)))
@@ -774,7 +774,7 @@ assert ("the index lists 40 records, the file holds 64"
 #
 # **PyTorch**: a one-argument function, torchvision's contract:
 
-# %%
+# %% tags=["pytorch"]
 def scale_image(img):
     """A torchvision-style transform: the image in, the image out."""
     return T.functional.pil_to_tensor(img).to(torch.float32) / 255
@@ -786,7 +786,7 @@ tuple(pt_sample[0].shape), pt_sample[1]
 # %% [markdown]
 # **Gluon**: the same kind of function, passed the same way, is called with two arguments:
 
-# %% tags=["raises-exception"]
+# %% tags=["raises-exception", "gluon"]
 def scale_nd(img):
     """The same one-argument transform, for an MXNet image."""
     return img.astype("float32") / 255
@@ -850,7 +850,7 @@ assert np.allclose(to_tensor_gluon.asnumpy(), to_tensor_torch.numpy(), rtol=0, a
 #
 # **Gluon** (the legacy code):
 
-# %%
+# %% tags=["gluon"]
 SANDAL = names.index("Sandal")
 
 
@@ -868,7 +868,7 @@ gluon_out = [gluon_ported[k] for k in range(N)]
 # **PyTorch**: the label-free part as `transform`/`target_transform`, the label-dependent
 # part in a wrapper dataset:
 
-# %%
+# %% tags=["pytorch"]
 class PairTransform(torch.utils.data.Dataset):
     """Apply fn(image, target) to each sample: Gluon's transform= contract."""
 

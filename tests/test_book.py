@@ -43,6 +43,12 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
         page = (html / "notebooks" / f"{nb_path.stem}.html").read_text()
         assert page.count('<div class="cell_output docutils container">') == with_output, \
             nb_path.name
+        # each PyTorch cell tagged for the tab view is one synced tab set with its partner
+        # (sidebyside.sphinx_assets; an unpaired tag fails the build, -W)
+        tagged = sum(1 for c in nb.cells if "pytorch" in c.metadata.get("tags", []))
+        assert page.count('<div class="sd-tab-set sbs-frameworks docutils">') == tagged, \
+            nb_path.name
+        assert page.count('data-sync-group="framework"') == 2 * tagged, nb_path.name
     for page in html.rglob("*.html"):
         text = page.read_text()
         # each inline script once (Sphinx 7.4 doubled sphinx-thebe's `const THEBE_JS_URL`,
@@ -82,3 +88,36 @@ def test_repeated_scripts_are_dropped_in_order():
                _JavaScript(None, body=body), _JavaScript("_static/a.js"),
                _JavaScript(None, body="var b = 1")]
     assert unique_scripts(scripts) == [scripts[0], scripts[1], scripts[4]]
+
+
+def test_tagged_cells_become_one_tab_set_per_pair():
+    from docutils import nodes
+    from sidebyside.sphinx_assets import pair_cells
+
+    def cell(*tags):
+        return nodes.container("", nodes.literal_block("x", "x"),
+                               classes=["cell", *(f"tag_{t}" for t in tags)])
+
+    def para(text, bold=None):
+        return nodes.paragraph("", "", *([nodes.strong(bold, bold)] if bold else []),
+                               nodes.Text(text))
+
+    intro, pt, between, mx, check = (para(": a", "PyTorch"), cell("pytorch"), para("b", "Gluon"),
+                                     cell("gluon", "nbval-ignore-output"), cell())
+    lonely, after = cell("pytorch"), cell()
+    section = nodes.section("", para("lead"), intro, pt, between, mx, check, lonely, after)
+    made, unpaired = pair_cells(section)
+    assert (made, unpaired) == (1, [lonely])
+    tab_set = section[1]
+    assert tab_set["design_component"] == "tab-set"
+    (pt_label, pt_content), (mx_label, mx_content) = tab_set.children
+    assert pt_label.astext() == "PyTorch" and list(pt_content.children) == [intro, pt]
+    assert mx_label.astext() == "Gluon" and list(mx_content.children) == [between, mx]
+    assert pt_label["sync_group"] == mx_label["sync_group"] == "framework"
+    assert (pt_label["sync_id"], mx_label["sync_id"]) == ("pytorch", "mxnet")
+    assert list(section.children[2:]) == [check, lonely, after]   # the check stays outside
+    # the other order (legacy MXNet first), and two cells of one side make no pair
+    legacy = nodes.section("", cell("mxnet"), cell("pytorch"), cell("gluon"), cell("mxnet"))
+    made, unpaired = pair_cells(legacy)
+    assert made == 1 and unpaired == list(legacy.children[1:]) and len(legacy.children) == 3
+    assert [item[0].astext() for item in legacy[0].children] == ["MXNet", "PyTorch"]

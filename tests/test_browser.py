@@ -1,6 +1,6 @@
 """Every page of the built book, opened in a real browser (Chromium), at desktop and phone width.
 
-tools/browser_check.py does the work (read its docstring for the eight checks); this test
+tools/browser_check.py does the work (read its docstring for the nine checks); this test
 builds the book from the stored outputs (as tests/test_book.py does), runs the checker once,
 and reports each check as its own test. Screenshots of every page at both widths go to
 $SIDEBYSIDE_ARTIFACTS (or a temporary folder).
@@ -65,6 +65,7 @@ CHECKS = {
     "alt": "images without usable alt text",
     "links": "links to hosts that are no real site",
     "search": "searches that found nothing",
+    "tabs": "PyTorch/Gluon tab sets that do not switch together",
 }
 assert tuple(CHECKS) == browser_check.CHECKS
 

@@ -297,3 +297,33 @@ def test_solutions_are_folded_in_the_book(path):
     in a ``:::{dropdown}`` (Markdown) or a cell tagged ``hide-cell`` (code)."""
     shown = unhidden_solutions(nbformat.read(path, as_version=4))
     assert not shown, f"{path.name}: solutions shown without a click: {shown}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_exercises_have_solutions(path):
+    """Every numbered exercise has an answer in the notebook's folded solutions."""
+    nb = nbformat.read(path, as_version=4)
+    text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    exercises = text.split("## Exercises", 1)
+    assert len(exercises) == 2, f"{path.name}: no ## Exercises section"
+    body = exercises[1].split("\n## ", 1)[0]
+    asked = re.findall(r"^(\d+)\. ", body.split(":::{dropdown}", 1)[0], re.M)
+    assert asked, f"{path.name}: the exercises are not a numbered list"
+    answered = set()
+    for block in re.findall(r":::\{dropdown\} Solutions?[^\n]*\n(.*?)\n:::", body, re.S):
+        answered |= set(re.findall(r"^(\d+)\. ", block, re.M))
+    for title in re.findall(r":::\{dropdown\} Solution (\d+)", body):
+        answered.add(title)
+    missing = [n for n in asked if n not in answered]
+    assert not missing, f"{path.name}: exercises without a solution: {missing}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_figures_have_alt_text(path):
+    """A figure a cell draws is described for a screen reader (``mystnb: image: alt`` in the
+    cell's metadata; the book falls back to its section and cell number otherwise)."""
+    nb = nbformat.read(path, as_version=4)
+    bare = [i + 1 for i, c in enumerate(nb.cells) if c.cell_type == "code"
+            and any("image/png" in o.get("data", {}) for o in c.outputs)
+            and len(c.metadata.get("mystnb", {}).get("image", {}).get("alt", "")) < 20]
+    assert not bare, f"{path.name}: cells {bare} draw a figure without alt text"

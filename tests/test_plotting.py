@@ -37,6 +37,23 @@ def test_curves_two_frameworks_on_shared_axes():
     assert styles[0] != styles[1], "identical curves must both stay visible"
 
 
+def test_curves_wrap_into_rows_of_two():
+    three = {t: {"PyTorch": [1.0, 0.5]} for t in ("loss", "accuracy", "gap")}
+    fig = plotting.curves(three)
+    _render(fig)
+    shown = [ax for ax in fig.axes if ax.get_visible()]
+    assert [ax.get_title() for ax in shown] == ["loss", "accuracy", "gap"]
+    assert [ax.get_subplotspec().rowspan.start for ax in shown] == [0, 0, 1]
+    width, height = fig.get_size_inches()
+    assert width == pytest.approx(2 * 4.6) and height == pytest.approx(2 * 3.2)
+    one_row = plotting.curves(three, columns=3)
+    assert one_row.get_size_inches()[0] == pytest.approx(3 * 4.6)
+    assert plotting.curves({"loss": {"PyTorch": [1.0]}}).get_size_inches()[0] == \
+        pytest.approx(4.6)
+    with pytest.raises(ValueError, match="columns must be a positive int"):
+        plotting.curves(three, columns=0)
+
+
 def test_figures_display_as_png_without_pyplot():
     fig = plotting.curves({"loss": {"PyTorch": [2.0, 1.0]}})
     png = fig._repr_png_()

@@ -1,5 +1,6 @@
 """The set-up step refuses the wrong interpreter with a message that says what to install."""
 import importlib.util
+import os
 import subprocess
 import sys
 
@@ -35,3 +36,30 @@ def test_make_setup_without_the_interpreter(tmp_path):
     assert "'/nonexistent/python3.11' was not found" in proc.stderr
     assert "This project needs Python 3.11" in proc.stderr
     assert not (tmp_path / "venv").exists()
+
+
+def test_make_setup_from_a_folder_that_is_no_wheelhouse(tmp_path):
+    """`make all WHEELHOUSE=...` with a wrong folder stops before creating anything. (The
+    wheelhouse path itself is what .ci/run installs CI's environment from.)"""
+    empty = tmp_path / "usb-stick"
+    empty.mkdir()
+    proc = subprocess.run(
+        ["make", "-C", str(ROOT), "setup", f"VENV={tmp_path / 'venv'}", f"WHEELHOUSE={empty}"],
+        capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert f"WHEELHOUSE={empty} has no wheels/ folder" in proc.stderr
+    assert "make wheelhouse WHEELHOUSE=" in proc.stderr
+    assert not (tmp_path / "venv").exists() and list(empty.iterdir()) == []
+
+
+def test_make_wheelhouse_without_dataset_files(tmp_path):
+    """Without dataset files to carry, the wheelhouse is refused before any download."""
+    env = dict(os.environ, SIDEBYSIDE_DATA=str(tmp_path / "no-data"), HOME=str(tmp_path))
+    target = tmp_path / "wh"
+    proc = subprocess.run(
+        ["make", "-C", str(ROOT), "wheelhouse", f"WHEELHOUSE={target}",
+         "WHEELHOUSE_DATASETS=MNIST"],        # Debian has no MNIST package: nothing to copy
+        capture_output=True, text=True, timeout=60, env=env)
+    assert proc.returncode != 0
+    assert "no dataset files to put in the wheelhouse" in proc.stderr
+    assert not (target / "wheels").exists()

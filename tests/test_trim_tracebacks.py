@@ -28,6 +28,18 @@ def test_library_frames_become_one_line_before_the_error():
     assert trim_tracebacks.trim(out) == out            # idempotent
 
 
+def test_dropped_frames_are_named_by_where_they_live():
+    place = trim_tracebacks._place
+    assert place("File /x/.venv/lib/python3.11/site-packages/torch/nn/modules/module.py:1") \
+        == "torch"
+    assert place("File /home/u/clone/src/sidebyside/convert.py:88, in convert") == "sidebyside"
+    assert place("File /home/u/clone/examples/mnist/lockstep.py:40") == "examples/mnist"
+    assert place("File /home/u/clone/tools/survey_predict_mode_backward.py:12") == "tools"
+    assert place("File <string>:86, in FullyConnected(data, weight)") == "generated code"
+    assert place("File /usr/lib/python3.11/json/decoder.py:337") == "the standard library"
+    assert place("File /opt/plugin/hook.py:3") == "other files"
+
+
 def test_notebook_rewritten_in_place(tmp_path):
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("1/0")

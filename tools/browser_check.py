@@ -16,6 +16,9 @@ of jupyter_server). Every page is loaded at a desktop and a phone width, and the
 7. links: every http(s) link goes to a real site (ALLOWED_LINK_HOSTS); linkify once made
    links of code such as ``x.to`` or ``mx.np``
 8. search: ``search.html?q=Trainer`` lists results
+9. tabs: on a page with PyTorch/Gluon tab sets (sidebyside.sphinx_assets), clicking the MXNet
+   side of the first set switches every set of the page to it, and each set then shows
+   exactly one panel, with a code cell in it; the PyTorch side is clicked back afterwards
 
 A screenshot of each page at each width goes to the artifacts folder.
 The command prints one line per problem and exits 1 if there is any.
@@ -54,7 +57,8 @@ VIEWPORTS = {
 }
 PHONE_UA = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
             "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
-CHECKS = ("console", "requests", "offline", "scroll", "images", "alt", "links", "search")
+CHECKS = ("console", "requests", "offline", "scroll", "images", "alt", "links", "search",
+          "tabs")
 SEARCH_TERM = "Trainer"
 
 _IMAGE_FILE = re.compile(r"\.(png|jpe?g|gif|svg|webp|bmp|ico)$", re.I)
@@ -283,6 +287,24 @@ _PAGE_FACTS = r"""
 })()
 """
 
+# Click one side of the first framework tab set; say what every set shows then.
+_TABS = r"""
+(side => {
+  const sets = Array.from(document.querySelectorAll('.sd-tab-set.sbs-frameworks'));
+  if (!sets.length) return {sets: 0};
+  const label = sets[0].querySelector(`label[data-sync-id="${side}"]`);
+  if (!label) return {sets: sets.length, error: `no ${side} label in the first set`};
+  label.click();
+  return {sets: sets.length, shown: sets.map(s => {
+    const input = s.querySelector('input:checked');
+    const lab = input && s.querySelector(`label[for="${input.id}"]`);
+    const panels = Array.from(s.querySelectorAll('.sd-tab-content'))
+      .filter(c => c.getBoundingClientRect().height > 0);
+    return {side: lab ? lab.dataset.syncId : null, panels: panels.length,
+            code: panels.length === 1 && !!panels[0].querySelector('.cell')};
+  })};
+})"""
+
 _SEARCH_RESULTS = r"""
 (() => {
   const items = document.querySelectorAll('#search-results li, ul.search li');
@@ -373,6 +395,9 @@ def check_page(dt, session, base, page, viewport, shots_dir, settle=0.4):
             if why:
                 problems.append(Problem(page, viewport, "links", why))
 
+    if viewport == "desktop":
+        problems += check_tabs(dt, session, page, viewport, shots_dir)
+
     shot = None
     if shots_dir is not None:
         data = dt.send("Page.captureScreenshot", {"format": "png"}, session)["data"]
@@ -380,6 +405,33 @@ def check_page(dt, session, base, page, viewport, shots_dir, settle=0.4):
         shot.write_bytes(base64.b64decode(data))
     facts.pop("links")
     return problems, dict(facts, screenshot=str(shot) if shot else None)
+
+
+def check_tabs(dt, session, page, viewport, shots_dir=None):
+    """Check 9 on the loaded page; a screenshot of the first set's MXNet side goes beside the
+    page's (``<page>.tabs.png``)."""
+    problems = []
+    for side in ("mxnet", "pytorch"):
+        found = _evaluate(dt, session, f"{_TABS}({json.dumps(side)})")
+        if not found["sets"]:
+            return []
+        if "error" in found:
+            return [Problem(page, viewport, "tabs", found["error"])]
+        wrong = [i for i, s in enumerate(found["shown"])
+                 if s["side"] != side or s["panels"] != 1 or not s["code"]]
+        if wrong:
+            problems.append(Problem(page, viewport, "tabs",
+                                    f"after clicking {side}: sets {wrong[:10]} of "
+                                    f"{found['sets']} show {found['shown'][wrong[0]]}"))
+        if side == "mxnet" and shots_dir is not None:
+            _evaluate(dt, session, "document.querySelector('.sd-tab-set.sbs-frameworks')"
+                                   ".scrollIntoView(), true")
+            dt.pump(0.1)
+            data = dt.send("Page.captureScreenshot", {"format": "png"}, session)["data"]
+            shot = Path(shots_dir) / f"{page.replace('/', '__').removesuffix('.html')}.tabs.png"
+            shot.write_bytes(base64.b64decode(data))
+            _evaluate(dt, session, "window.scrollTo(0, 0), true")
+    return problems
 
 
 def check_search(dt, session, base, viewport, term=SEARCH_TERM, timeout=20):

@@ -19,7 +19,24 @@ import nbformat
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 LIBRARY_FRAME = re.compile(r"^File (?:/|<string>)")   # a file path, or generated code
-PACKAGE = re.compile(r"/site-packages/([A-Za-z0-9_]+)/")
+# where a dropped frame's file lives: an installed package, our own package (installed in
+# editable mode, so its frames point into src/), an example script folder or tools/
+PLACES = (
+    (re.compile(r"/site-packages/([A-Za-z0-9_]+)/"), r"\1"),
+    (re.compile(r"/src/(sidebyside)/"), r"\1"),
+    (re.compile(r"/(examples/[A-Za-z0-9_]+)/"), r"\1"),
+    (re.compile(r"/(tools)/[^/]+\.py"), r"\1"),
+    (re.compile(r"/lib/python3\.\d+/[A-Za-z0-9_]+"), "the standard library"),
+    (re.compile(r"^File <string>"), "generated code"),     # e.g. MXNet's operator wrappers
+)
+
+
+def _place(frame: str) -> str:
+    for pattern, name in PLACES:
+        found = pattern.search(frame)
+        if found:
+            return found.expand(name)
+    return "other files"
 
 
 def trim(traceback: list[str]) -> list[str]:
@@ -28,8 +45,7 @@ def trim(traceback: list[str]) -> list[str]:
     for entry in traceback:
         plain = ANSI.sub("", entry)
         if LIBRARY_FRAME.match(plain):
-            found = PACKAGE.search(plain)
-            dropped.append(found.group(1) if found else "generated code")
+            dropped.append(_place(plain))
             continue
         kept.append(entry)
     if dropped:

@@ -60,7 +60,7 @@ def _as_series(values: Any, where: str) -> np.ndarray:
 def curves(panels: Mapping[str, Mapping[str, Any]], *,
            xlabel: str | Mapping[str, str] = "step", logy: Sequence[str] = (),
            x: Mapping[str, Any] | None = None, smooth: int | Mapping[str, int] = 1,
-           width: float = 4.6, height: float = 3.2) -> Picture:
+           width: float = 4.6, height: float = 3.2, columns: int = 2) -> Picture:
     """One panel per metric; in each, one line per framework on shared axes.
 
     ``panels`` maps a panel title to ``{framework name: series}``, e.g.
@@ -69,13 +69,17 @@ def curves(panels: Mapping[str, Mapping[str, Any]], *,
     one label for all panels or one per title; ``logy`` names the panels drawn on a log
     scale. ``smooth`` (one window for all panels, or one per title) draws the running mean
     over that many consecutive values instead of the raw series: per-batch accuracy is
-    noisy. Non-finite values (a diverging run) are left as gaps, not rejected.
+    noisy. Non-finite values (a diverging run) are left as gaps, not rejected. Panels fill
+    rows of at most ``columns`` (two by default: three side by side shrink to unreadable
+    labels in a book's text column).
     """
     if not isinstance(panels, Mapping):
         raise TypeError(f"panels must be a mapping title -> {{name: series}}, "
                         f"got {type(panels).__name__}")
     if not panels:
         raise ValueError("panels is empty: nothing to draw")
+    if isinstance(columns, bool) or not isinstance(columns, int) or columns < 1:
+        raise ValueError(f"columns must be a positive int, got {columns!r}")
     x = dict(x or {})
     if isinstance(logy, str):
         logy = (logy,)
@@ -113,8 +117,12 @@ def curves(panels: Mapping[str, Mapping[str, Any]], *,
             raise ValueError(f"panel {title!r}: a log scale needs positive values")
         prepared.append((title, xs, data))
 
-    fig = Picture(figsize=(width * len(prepared), height), layout="constrained")
-    axes = fig.subplots(1, len(prepared), squeeze=False)[0]
+    cols = min(columns, len(prepared))
+    rows = -(-len(prepared) // cols)
+    fig = Picture(figsize=(width * cols, height * rows), layout="constrained")
+    axes = fig.subplots(rows, cols, squeeze=False).ravel()
+    for ax in axes[len(prepared):]:
+        ax.set_visible(False)
     for ax, (title, xs, data) in zip(axes, prepared):
         for i, (name, vals) in enumerate(data.items()):
             style = STYLES.get(name, _FALLBACK[i % len(_FALLBACK)])

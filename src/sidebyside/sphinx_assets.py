@@ -24,14 +24,29 @@ notebook from 1, as myst-nb's messages do). A caption or an ``alt`` set in the c
 mode: . Resetting to auto." as a console error on a reader's first visit; ``auto`` (what it
 resets to) is set unless the book sets a mode.
 
+4. PyTorch and Gluon as synced tabs, made from the executed cells. A code cell tagged
+``pytorch`` followed by one tagged ``gluon`` (or ``mxnet``) — or the other way round — with
+nothing but Markdown between them becomes one tab set: the first tab holds the first cell (and
+the paragraph before it when that starts with the framework's name in bold, as in
+"**PyTorch**: ..."), the second tab the Markdown between and the second cell. The notebook is
+the single source: JupyterLab shows the cells one after the other, the book shows the same
+cells and outputs as tabs. All tab sets of the book share one sync group, so picking "Gluon"
+once shows the Gluon side everywhere (sphinx-design remembers the choice). A check cell after
+the pair stays outside, visible under either tab. An unpaired tag is a build warning (the
+book builds with ``-W``).
+
 Registered in book/_config.yml (``sphinx: extra_extensions``); tests/test_browser.py opens
-every page in Chromium and checks all three.
+every page in Chromium and checks them.
 """
 import re
 
 from docutils import nodes
+from sphinx.transforms.post_transforms import SphinxPostTransform
+from sphinx.util import logging
 
-__all__ = ["unique_scripts", "figure_alt_text", "setup"]
+__all__ = ["unique_scripts", "figure_alt_text", "FRAMEWORK_TAGS", "FrameworkTabs", "setup"]
+
+LOGGER = logging.getLogger(__name__)
 
 
 def _key(script):
@@ -116,10 +131,103 @@ def _default_colour_mode(app, pagename, templatename, context, doctree):
         context["default_mode"] = "auto"
 
 
+# cell tag -> (tab label, sync id): Gluon and legacy MXNet code share the MXNet side
+FRAMEWORK_TAGS = {"pytorch": ("PyTorch", "pytorch"), "gluon": ("Gluon", "mxnet"),
+                  "mxnet": ("MXNet", "mxnet")}
+SYNC_GROUP = "framework"
+
+
+def _framework(node):
+    """The framework tag of a code-cell container, or None."""
+    if not isinstance(node, nodes.container) or "cell" not in node["classes"]:
+        return None
+    tags = [t for t in FRAMEWORK_TAGS if f"tag_{t}" in node["classes"]]
+    return tags[0] if len(tags) == 1 else None
+
+
+def _is_cell(node):
+    return isinstance(node, nodes.container) and "cell" in node["classes"]
+
+
+def _labelled(node, tag):
+    """Whether ``node`` is a paragraph opening with the framework's name in bold."""
+    if not isinstance(node, nodes.paragraph) or not node.children:
+        return False
+    first = node[0]
+    return isinstance(first, nodes.strong) and \
+        first.astext().lstrip().startswith(FRAMEWORK_TAGS[tag][0])
+
+
+def _tab_item(tag, children):
+    from sphinx_design.shared import create_component
+    label, sync_id = FRAMEWORK_TAGS[tag]
+    rubric = nodes.rubric(label, label, classes=["sd-tab-label"], sync_id=sync_id)
+    content = create_component("tab-content", classes=["sd-tab-content"],
+                               children=children)
+    return create_component("tab-item", classes=["sd-tab-item"], children=[rubric, content])
+
+
+def pair_cells(parent):
+    """Group the framework-tagged cells of ``parent`` into tab sets, in place.
+
+    Returns (pairs made, tagged cells left unpaired)."""
+    from sphinx_design.shared import create_component
+    made, unpaired = 0, []
+    i = 0
+    while i < len(parent.children):
+        first = parent.children[i]
+        tag = _framework(first)
+        if tag is None:
+            i += 1
+            continue
+        j = i + 1       # the partner: the next cell, with only non-cell nodes between
+        while j < len(parent.children) and not _is_cell(parent.children[j]) \
+                and not isinstance(parent.children[j], (nodes.section, nodes.title)):
+            j += 1
+        second = parent.children[j] if j < len(parent.children) else None
+        other = _framework(second) if second is not None else None
+        if other is None or FRAMEWORK_TAGS[other][1] == FRAMEWORK_TAGS[tag][1]:
+            unpaired.append(first)
+            i += 1
+            continue
+        start = i - 1 if i > 0 and _labelled(parent.children[i - 1], tag) else i
+        first_tab = parent.children[start:i + 1]
+        second_tab = parent.children[i + 1:j + 1]
+        tab_set = create_component(
+            "tab-set", classes=["sd-tab-set", "sbs-frameworks"],
+            children=[_tab_item(tag, []), _tab_item(other, [])])
+        for node in first_tab + second_tab:
+            parent.remove(node)
+        tab_set[0][1].extend(first_tab)
+        tab_set[1][1].extend(second_tab)
+        tab_set[0][0]["sync_group"] = tab_set[1][0]["sync_group"] = SYNC_GROUP
+        parent.insert(start, tab_set)
+        made += 1
+        i = start + 1
+    return made, unpaired
+
+
+class FrameworkTabs(SphinxPostTransform):
+    """Tagged PyTorch/Gluon cell pairs -> synced tab sets (before sphinx-design renders tabs,
+    priority 200)."""
+    default_priority = 150
+    formats = ("html",)
+
+    def run(self, **kwargs):
+        parents = {id(n.parent): n.parent for n in self.document.findall(nodes.container)
+                   if _framework(n) is not None and n.parent is not None}
+        for parent in parents.values():
+            _, unpaired = pair_cells(parent)
+            for cell in unpaired:
+                LOGGER.warning("cell tagged %r has no partner cell tagged for the other "
+                               "framework right after it", _framework(cell), location=cell)
+
+
 def setup(app):
     # late, so that scripts other handlers add for this page are seen too
     app.connect("html-page-context", _drop_repeated_scripts, priority=900)
     # after the post-transforms (myst-nb picks each output's image in one)
     app.connect("doctree-resolved", _describe_images)
     app.connect("html-page-context", _default_colour_mode)
+    app.add_post_transform(FrameworkTabs)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

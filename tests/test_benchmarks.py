@@ -1,0 +1,236 @@
+"""The benchmark suite (benchmarks/) runs, writes what it says, and its book page is current.
+
+The quick mode runs once (CI size, well under a minute on two cores) into a temporary
+folder; the tests check the structure of what it wrote and that the page generator renders
+it. No test compares a timing with a threshold: timings belong to the machine and its load.
+"""
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from conftest import ROOT
+
+BENCH = ROOT / "benchmarks"
+MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/usr/lib)")
+sys.path.insert(0, str(BENCH))
+import analysis  # noqa: E402
+import spec  # noqa: E402
+
+
+def _page_tool():
+    s = importlib.util.spec_from_file_location("make_benchmarks_page",
+                                               ROOT / "tools" / "make_benchmarks_page.py")
+    module = importlib.util.module_from_spec(s)
+    sys.modules["make_benchmarks_page"] = module
+    s.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def quick(tmp_path_factory):
+    out = tmp_path_factory.mktemp("bench")
+    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--quick", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return out, json.loads((out / "quick.json").read_text()), proc.stdout
+
+
+# ------------------------------------------------------------------- the quick run's JSON
+def test_quick_run_writes_its_files_where_told(quick):
+    out, results, stdout = quick
+    assert sorted(p.name for p in out.iterdir()) == ["quick.json", "quick.png"]
+    assert (out / "quick.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "wall time" in stdout and "Gluon" in stdout          # the verdict is printed
+    assert not MACHINE_PATH.search((out / "quick.json").read_text())
+
+
+def test_quick_run_describes_the_machine_and_versions(quick):
+    _, r, _ = quick
+    assert r["schema"] == spec.SCHEMA and r["mode"] == "quick"
+    m = r["machine"]
+    assert m["cpu_model"] and m["cpus_available"] >= 1 and m["logical_cpus"] >= 1
+    assert m["python"].startswith("3.11") and m["platform"]
+    assert len(m["load_average_start"]) == len(m["load_average_end"]) == 3
+    assert 0 <= m["cpu_busy_start"] <= 1 and 0 <= m["cpu_busy_end"] <= 1
+    assert r["versions"]["torch"] and r["versions"]["mxnet"] == "1.9.1"
+    assert r["frameworks"]["torch"]["version"] and r["frameworks"]["mxnet"]["features"]
+    assert r["settings"]["threads"] == [spec.available_cpus()]
+    assert r["wall_s"] > 0 and r["created"]
+
+
+def test_every_configuration_is_present_or_skipped_with_a_reason(quick):
+    _, r, _ = quick
+    assert [c["name"] for c in r["configs"]] == [c.name for c in spec.CONFIGS]
+    ran = [c["name"] for c in r["configs"] if not c["skipped"]]
+    assert set(ran) == set(spec.default_settings(True).configs)
+    assert all(c["skipped"] for c in r["configs"] if c["name"] not in ran)   # the reason
+    for name in ran:
+        for mode in ("arith", "loader"):
+            assert analysis.cell(r, config=name, mode=mode, workload="mlp", batch=128), \
+                (name, mode)
+        if spec.CONFIG[name].pipeline:
+            assert analysis.cell(r, config=name, mode="pipeline", batch=128), name
+    assert not r["errors"]
+
+
+def test_cells_hold_positive_numbers_and_the_thread_counts_in_effect(quick):
+    _, r, _ = quick
+    s = r["settings"]
+    assert r["cells"]
+    for c in r["cells"]:
+        assert min(3, s["repeats"]) <= len(c["seconds"]) <= s["repeats"]
+        assert min(c["seconds"]) > 0
+        assert c["steps"] >= s["min_steps"] and c["samples"] == c["steps"] * c["batch"]
+        assert c["samples_per_s_best"] >= c["samples_per_s_median"] > 0
+        assert c["first_step_s"] > 0 and c["spread"] >= 0
+        assert len(c["returned_s"]) == len(c["seconds"])
+        key = "torch" if c["framework"] == "torch" else "mxnet"
+        assert c["threads_in_effect"][key] == c["threads"]
+        if c["mode"] != "pipeline":
+            assert c["flops_per_sample"] > 0 and c["roofline_fraction"] > 0
+    for j in r["jobs"]:
+        assert j["status"] == "ok" and j["isolated"] is True, j   # the other framework: never
+        key = "torch" if j["framework"] == "torch" else "mxnet"
+        assert j["threads_in_effect"][key] == j["threads_after"][key] == j["requested_threads"]
+        for measured in ("openmp", "openblas"):        # MXNet's runtimes, where readable
+            assert j["threads_in_effect"].get(measured) in (None, j["requested_threads"])
+        assert j["env"]["OMP_NUM_THREADS"] == str(j["requested_threads"])
+
+
+def test_gemm_sweep_and_roofline(quick):
+    _, r, _ = quick
+    impls = {g["impl"] for g in r["gemm"]}
+    assert impls == {i for v in spec.GEMM_IMPLS.values() for i in v}
+    assert all(g["gflops_best"] >= g["gflops_median"] > 0 for g in r["gemm"])
+    top = str(max(r["settings"]["threads"]))
+    assert r["roofline"][top]["gflops"] == max(g["gflops_best"] for g in r["gemm"])
+    w = r["workloads"]["mlp"]
+    assert w["train_flops_per_sample"] == 818_176 and w["params"] == 203_530
+    assert w["epoch_flops"]["128"] == 818_176 * 60_000 + 2 * 203_530 * 469
+
+
+def test_page_renders_from_the_quick_results(quick, tmp_path):
+    out, r, _ = quick
+    tool = _page_tool()
+    text, stats = tool.render(out / "quick.json")
+    assert text.startswith("% Written by tools/make_benchmarks_page.py")
+    verdict = analysis.verdict(r)["sentence"]
+    assert f"**Verdict.** {verdict}" in text
+    assert "This page shows a **quick** run" in text
+    for c in r["configs"]:
+        if not c["skipped"]:
+            assert f"| {c['label']} |" in text
+    assert "](_static/benchmarks.png)" in text
+    assert not MACHINE_PATH.search(text), MACHINE_PATH.search(text)
+    assert stats["cells"] == len(r["cells"])
+    # the command line writes the page and the figure beside it, and --check agrees after
+    page = tmp_path / "benchmarks.md"
+    argv = ["--results", str(out / "quick.json"), "--out", str(page)]
+    assert tool.main(argv) == 0
+    assert page.read_text() == text
+    assert (tmp_path / "_static" / "benchmarks.png").read_bytes() == \
+        (out / "quick.png").read_bytes()
+    assert tool.main(argv + ["--check"]) == 0
+    page.write_text(text + "edited\n")
+    assert tool.main(argv + ["--check"]) == 1
+
+
+# --------------------------------------------------------------- the committed results
+def test_committed_page_and_figure_are_up_to_date():
+    assert _page_tool().main(["--check"]) == 0, \
+        "book/benchmarks.md or its figure is out of date: run `make benchmarks-page`"
+
+
+def test_committed_results_are_a_full_run():
+    r = json.loads((BENCH / "results" / "latest.json").read_text())
+    assert r["schema"] == spec.SCHEMA and r["mode"] == "full" and not r["errors"]
+    assert all(not c["skipped"] for c in r["configs"])
+    s, top = r["settings"], max(r["settings"]["threads"])
+    assert s["threads"][0] == 1 and len(s["batches"]) >= 3
+    for cfg in spec.CONFIGS:
+        for w in spec.WORKLOADS:
+            batches = cfg.batches_only or s["batches"]
+            for b in batches:
+                for mode in ("arith", "loader"):
+                    assert analysis.cell(r, config=cfg.name, mode=mode, workload=w, batch=b,
+                                         threads=top), (cfg.name, mode, w, b)
+            if w == "mlp" or not cfg.compile:      # compile's thread scaling: the MLP only
+                assert analysis.cell(r, config=cfg.name, mode="arith", workload=w,
+                                     batch=s["scaling_batch"], threads=1), (cfg.name, w)
+    assert all(j["isolated"] and j["status"] == "ok" for j in r["jobs"])
+    assert set(r["roofline"]) == {str(t) for t in s["threads"]}
+    assert not MACHINE_PATH.search(json.dumps(r))
+
+
+# ------------------------------------------------------------------ pure parts, no timing
+def test_flop_counts_by_hand():
+    mlp, lenet = spec.WORKLOADS["mlp"], spec.WORKLOADS["lenet"]
+    assert mlp.forward_flops() == 2 * (784 * 256 + 256 * 10)
+    # forward + weight gradients for both layers, input gradient for the second only
+    assert mlp.train_flops() == 2 * (784 * 256) * 2 + 2 * (256 * 10) * 3
+    assert mlp.flops_per_sample(128) == mlp.train_flops() + 2 * 203_530 / 128
+    conv1, conv2 = 28 * 28 * 6 * 25, 10 * 10 * 16 * 6 * 25
+    dense = 400 * 120 + 120 * 84 + 84 * 10
+    assert lenet.forward_flops() == 2 * (conv1 + conv2 + dense)
+    assert lenet.train_flops() == 2 * (2 * conv1 + 3 * conv2 + 3 * dense)
+    assert lenet.params == (6 * 25 + 6) + (16 * 150 + 16) + (400 * 120 + 120) + \
+        (120 * 84 + 84) + (84 * 10 + 10)
+    assert spec.gemm_flops(128) == 2 * 128 * 784 * 256
+
+
+def test_thread_ladder_and_plan():
+    assert spec.thread_ladder(1) == (1,)
+    assert spec.thread_ladder(2) == (1, 2)
+    assert spec.thread_ladder(6) == (1, 2, 4, 6)
+    assert spec.thread_ladder(16) == (1, 2, 4, 8, 16)
+    full = spec.default_settings(False, cpus=4)
+    jobs = spec.plan(full)
+    assert [(j.config, j.threads) for j in jobs][:len(spec.CONFIGS)] == \
+        [(c.name, 4) for c in spec.CONFIGS]
+    assert {(j.config, j.threads) for j in jobs} == \
+        {(c.name, t) for c in spec.CONFIGS for t in (1, 2, 4)}
+    for j in jobs:
+        if spec.CONFIG[j.config].compile:
+            assert {t.batch for t in j.tasks} == {spec.COMPILE_BATCH}
+            assert {t.workload for t in j.tasks} == ({"mlp", "lenet"} if j.threads == 4
+                                                     else {"mlp"})
+        modes = {t.mode for t in j.tasks}
+        assert ("gemm" in modes) == (j.config in ("torch-eager", "gluon"))
+        assert ("pipeline" in modes) == spec.CONFIG[j.config].pipeline
+    quick = spec.default_settings(True, cpus=4)
+    assert quick.threads == (4,) and quick.batches == (128,) and quick.workloads == ("mlp",)
+    assert not any(spec.CONFIG[c].compile for c in quick.configs)
+
+
+def _fake(ratios_by_condition):
+    """A results dict with one Gluon and one PyTorch cell per condition, for the verdict."""
+    cells = []
+    for (mode, workload, batch, threads), ratio in ratios_by_condition.items():
+        for config, rate in (("torch-eager", 1000.0), ("gluon", 1000.0 * ratio)):
+            cells.append({"config": config, "mode": mode, "workload": workload, "batch": batch,
+                          "threads": threads, "samples_per_s_median": rate})
+    return {"cells": cells}
+
+
+def test_verdict_follows_the_data():
+    holds = analysis.verdict(_fake({("loader", "mlp", 128, 2): 2.1,
+                                    ("arith", "mlp", 128, 2): 0.6}))
+    assert holds["holds"] is True and " holds on this machine" in holds["sentence"]
+    assert "2.10×" in holds["sentence"] and "PyTorch is ahead in 1" in holds["sentence"]
+    fails = analysis.verdict(_fake({("loader", "mlp", 128, 2): 1.1,
+                                    ("loader", "mlp", 128, 1): 1.3,
+                                    ("arith", "mlp", 128, 2): 0.5}))
+    assert fails["holds"] is False and "does not hold" in fails["sentence"]
+    assert "largest lead is 1.30× (MLP through the DataLoader, batch 128, 1 thread)" in \
+        fails["sentence"]
+    assert "by up to 2.00× (MLP arithmetic only, batch 128, 2 threads)" in fails["sentence"]
+    only_elsewhere = analysis.verdict(_fake({("loader", "mlp", 128, 2): 1.0,
+                                             ("loader", "mlp", 32, 2): 1.9}))
+    assert only_elsewhere["holds"] is False
+    assert "ahead in 1 (MLP through the DataLoader, batch 32, 2 threads)" in \
+        only_elsewhere["sentence"]
+    assert analysis.verdict({"cells": []})["holds"] is None

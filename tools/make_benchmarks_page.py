@@ -1,0 +1,545 @@
+"""Write book/benchmarks.md (and book/_static/benchmarks.png) from the latest benchmark run.
+
+The page is a pure function of ``benchmarks/results/latest.json`` (written by ``make bench``):
+the tables, the roofline fractions and the verdict sentence are all computed here from the
+cells (``benchmarks/analysis.py``), nothing about the outcome is written by hand. The figure
+is ``benchmarks/results/latest.png``, copied to ``book/_static/benchmarks.png``.
+
+``make benchmarks-page`` (or this file) rewrites both; ``--check`` exits 1 when either
+committed file differs from what would be written (tests/test_benchmarks.py checks the same).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import analysis  # noqa: E402  (benchmarks/analysis.py)
+import pagegen  # noqa: E402  (tools/pagegen.py)
+import spec  # noqa: E402  (benchmarks/spec.py)
+
+RESULTS = ROOT / "benchmarks" / "results" / "latest.json"
+FIGURE = ROOT / "benchmarks" / "results" / "latest.png"
+OUT = ROOT / "book" / "benchmarks.md"
+STATIC_FIGURE = "_static/benchmarks.png"       # relative to the page's folder
+TARGET = "benchmarks-page"
+BUSY = 0.25      # share of the CPUs busy with other work above which the page warns
+W = spec.WORKLOAD_SHORT
+
+
+def _n(x: float) -> str:
+    """Samples/s: thousands grouped by a thin space, three significant digits at most."""
+    if x >= 1000:
+        return f"{round(x, -2) if x < 10_000 else round(x, -3):,.0f}".replace(",", "\u2009")
+    return f"{x:.3g}"
+
+
+def _pct(x: float | None) -> str:
+    if x is None:
+        return "—"
+    return f"{100 * x:.0f} %" if x >= 0.1 else f"{100 * x:.1f} %"
+
+
+def _s(x: float) -> str:
+    return f"{x:.3g} s" if x < 100 else f"{x:.0f} s"
+
+
+def _label(name: str) -> str:
+    return spec.CONFIG[name].label
+
+
+def _threads_in_effect(c: dict) -> str:
+    t = c.get("threads_in_effect") or {}
+    if "torch" in t:
+        return f"torch {t['torch']}"
+    if "mxnet" in t:
+        return f"MXNet {t['mxnet']}"
+    return "?"
+
+
+def _md_escape(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+# ------------------------------------------------------------------------------ sections
+def _share(x) -> str:
+    return "—" if x is None else f"{x:.0%}"
+
+
+def _warnings(r: dict) -> list[str]:
+    out = []
+    if r["mode"] != "full":
+        out.append(f"This page shows a **{r['mode']}** run, not a full one: run `make bench`, "
+                   "then `make benchmarks-page`.")
+    m = r["machine"]
+    busy = [m.get("cpu_busy_start") or 0, m.get("cpu_busy_end") or 0]
+    if max(busy) > BUSY:
+        out.append(f"The machine was busy while this ran (other work kept {busy[0]:.0%} of "
+                   f"its {m['cpus_available']} CPU(s) busy at the start, {busy[1]:.0%} at the "
+                   "end): an OpenMP loop whose thread shares a core "
+                   "with another process waits whole time slices at every barrier, so these "
+                   "numbers say more about the load than about the frameworks. Rerun on an "
+                   "idle machine.")
+    if r.get("errors"):
+        out.append(f"{len(r['errors'])} cell(s) failed: " + "; ".join(
+            f"{e['config']} at {e['threads']} thread(s): {_md_escape(e['error'])}"
+            for e in r["errors"]) + ".")
+    return [f":::{{warning}}\n{w}\n:::\n" for w in out]
+
+
+def _method(r: dict) -> list[str]:
+    s = r["settings"]
+    skipped = [f"{_label(c['name'])} ({c['skipped']})" for c in r["configs"] if c["skipped"]]
+    compile_batch = sorted({c["batch"] for c in analysis.cells(r, config="torch-compile")})
+    top = analysis.top_threads(r)
+    below = {c["workload"] for c in analysis.cells(r, config="torch-compile")
+             if c["threads"] != top}
+    scaling_note = (f"for the {' and '.join(W[w] for w in spec.WORKLOADS if w in below)} "
+                    "alone below the top thread count, "
+                    if below and below != set(r["workloads"]) else "")
+    lines = [
+        "## How it was measured",
+        "",
+        "- **Configurations**: " + "; ".join(
+            _label(c["name"]) for c in r["configs"] if not c["skipped"]) + "."
+        + (f" Not in this run: {'; '.join(skipped)}." if skipped else ""),
+        "- **Workloads**: " + "; ".join(
+            f"{w['label']}, {w['params']:,} parameters" for w in r["workloads"].values())
+        + f"; SGD with learning rate {spec.LR}, cross-entropy loss, batch sizes "
+        + ", ".join(map(str, s["batches"])) + ".",
+        "- **Modes**: *arithmetic only* — forward, backward and update over "
+        "batches already in memory (eight real batches, cycled); *through the DataLoader* — "
+        "the same step, each batch drawn from the framework's own `DataLoader` "
+        f"(`num_workers={s['workers']}`, shuffled) over the {r['dataset']} training set "
+        "with the notebook's transforms (`ToTensor` + `Normalize`: a torchvision dataset in "
+        "PyTorch, `dataset.transform_first` in Gluon); *pipeline alone* — the "
+        "`DataLoader` with no model.",
+        "- **Processes and threads**: each configuration at each thread count is one fresh "
+        "Python process that imports only its own framework (each process checks that the "
+        "other one was never loaded), with `OMP_NUM_THREADS`, `MKL_NUM_THREADS`, "
+        "`OPENBLAS_NUM_THREADS` and `MXNET_OMP_MAX_THREADS` set to the count before the "
+        "import and `torch.set_num_threads` after it; the counts in effect "
+        "(`torch.get_num_threads()`; for MXNet its operators' count by the rule in "
+        "`sidebyside.threads`, and the counts the OpenMP runtime and OpenBLAS report) are "
+        "in the process table below. Thread counts: "
+        + ", ".join(map(str, s["threads"])) + ". The processes run one after the other.",
+        f"- **Timing**: a fresh model per cell; the first step is timed alone and "
+        f"reported apart (it holds compilation and graph building); warm-up steps (at least "
+        f"{s['warmup_steps']} and {s['warmup_s']} s) are excluded and fix the number of "
+        f"steps of a timed repeat (about {s['target_s']} s each, at least {s['min_steps']} "
+        f"steps, never past one epoch of full batches); {s['repeats']} timed repeats (at "
+        "least 3 when the first ones took four times their planned time, as on a busy "
+        "machine), median and fastest reported, noise = (slowest − fastest) / median. "
+        "Every clock "
+        "stops after `mx.nd.waitall()` for MXNet (its operators only queue work) and "
+        "`torch.cuda.synchronize()` on a GPU; no step reads a value back (no "
+        f"`loss.item()`). Device: {s['device']}.",
+        "- **torch.compile**: default backend (inductor), at batch "
+        + (", ".join(map(str, compile_batch)) or str(spec.COMPILE_BATCH))
+        + " only (a new batch size is a recompilation, and each compile costs seconds), "
+        + scaling_note + "with "
+        "`TORCHINDUCTOR_COMPILE_THREADS=1` (no pool of compile workers left running beside "
+        "the timed loop) and an inductor cache that is empty when the run starts; its "
+        "compile time is the first step, in the first-step table, not in the throughput.",
+        "- **Roofline**: the fastest GEMM measured at the MLP's first-layer shape, "
+        "(batch × 784) · (784 × 256), by `torch.matmul`, `mx.nd.dot` (MXNet's BLAS) and a "
+        "bias-free `gluon.nn.Dense` (oneDNN), at the same thread count. A cell's fraction "
+        "of it is its median samples/s × its training FLOPs per sample (table below) ÷ "
+        "that rate.",
+        "",
+    ]
+    return lines
+
+
+def _machine(r: dict) -> list[str]:
+    m, v, fw = r["machine"], r["versions"], r.get("frameworks", {})
+    t, mx_ = fw.get("torch", {}), fw.get("mxnet", {})
+    cores = f"{m['cpus_available']} available to the run ({m['logical_cpus']} logical"
+    if m.get("physical_cores"):
+        cores += f", {m['physical_cores']} cores"
+    if m.get("sockets"):
+        cores += f", {m['sockets']} socket{'s' if m['sockets'] != 1 else ''}"
+    cores += ")"
+    rows = [
+        ("CPU", m["cpu_model"] + (" (virtual machine)" if m.get("virtualized") else "")),
+        ("CPUs", cores),
+        ("vector extensions", ", ".join(m.get("isa", [])) or "—"),
+        ("memory", f"{m['memory_gib']} GiB" if m.get("memory_gib") else "—"),
+        ("platform", m["platform"]),
+        ("Python", m["python"]),
+        *[(k, v[k] or "not installed") for k in ("torch", "torchvision", "mxnet", "numpy")],
+        ("torch build", ", ".join(
+            [f"CPU capability {t.get('cpu_capability', '?')}"]
+            + [k.upper() for k in ("mkl", "mkldnn", "openmp") if t.get(k)]) if t else "—"),
+        ("mxnet build", ", ".join(f for f in mx_.get("features", [])
+                                  if f in ("BLAS_OPEN", "BLAS_MKL", "MKLDNN", "OPENMP", "CUDA",
+                                           "CUDNN", "F16C", "INT64_TENSOR_SIZE")) or "—"),
+        ("run", f"{r['created'][:10]}, {r['mode']} mode, {r['wall_s']:.0f} s wall time, "
+                f"`{_md_escape(r['command'])}`"),
+        ("CPUs busy with other work (2 s sample)",
+         f"{_share(m.get('cpu_busy_start'))} at the start, "
+         f"{_share(m.get('cpu_busy_end'))} at the end"),
+        ("load average (1 min)", f"{m['load_average_start'][0]:.2f} at the start, "
+                                 f"{m['load_average_end'][0]:.2f} at the end (the benchmark's "
+                                 "own processes included)"),
+    ]
+    return ["## The machine", "", "| | |", "|---|---|",
+            *[f"| {k} | {_md_escape(val)} |" for k, val in rows], ""]
+
+
+def _throughput(r: dict, top: int) -> list[str]:
+    lines = [f"## Samples per second at {top} thread{'s' if top != 1 else ''}", "",
+             "Median samples/s of each cell; in brackets its speed as a fraction of the "
+             "fastest configuration in the same column, and its fraction of the roofline "
+             "(arithmetic and loader cells). The pipeline rows time the `DataLoader` alone: "
+             "no loader cell of the same front end can be faster unless pipeline and "
+             "arithmetic overlap.", ""]
+    for w in r["workloads"]:
+        cols = [(mode, b) for mode in ("arith", "loader")
+                for b in analysis.batches(r, mode=mode, workload=w, threads=top)]
+        if not cols:
+            continue
+        head = [f"{'arithmetic' if m == 'arith' else 'loader'}, {b}" for m, b in cols]
+        lines += [f"**{r['workloads'][w]['label']}** (columns: mode, batch size)", "",
+                  "| configuration | " + " | ".join(head) + " |",
+                  "|---|" + "---|" * len(cols)]
+        fastest = {}
+        for mode, b in cols:
+            found = analysis.cells(r, mode=mode, workload=w, batch=b, threads=top)
+            fastest[(mode, b)] = max(c["samples_per_s_median"] for c in found)
+        for cfg in spec.CONFIGS:
+            row = []
+            for mode, b in cols:
+                c = analysis.cell(r, config=cfg.name, mode=mode, workload=w, batch=b,
+                                  threads=top)
+                row.append("—" if c is None else
+                           f"{_n(c['samples_per_s_median'])} "
+                           f"({c['samples_per_s_median'] / fastest[(mode, b)]:.2f}×, "
+                           f"{_pct(c.get('roofline_fraction'))})")
+            if any(x != "—" for x in row):
+                lines.append(f"| {_label(cfg.name)} | " + " | ".join(row) + " |")
+        for cfg in spec.CONFIGS:
+            if not cfg.pipeline:
+                continue
+            row = []
+            for mode, b in cols:
+                c = analysis.cell(r, config=cfg.name, mode="pipeline", batch=b, threads=top)
+                row.append(_n(c["samples_per_s_median"]) if c and mode == "loader" else "")
+            if any(row):
+                name = {"torch": "torchvision", "gluon": "Gluon", "gluon-np": "Gluon, mx.np"}
+                lines.append(f"| *pipeline alone ({name[cfg.front_end]})* | "
+                             + " | ".join(row) + " |")
+        lines.append("")
+    return lines
+
+
+def _overlap(r: dict, top: int) -> list[str]:
+    b = r["settings"]["scaling_batch"]
+    rows = []
+    for w in r["workloads"]:
+        for cfg in spec.CONFIGS:
+            a = analysis.cell(r, config=cfg.name, mode="arith", workload=w, batch=b, threads=top)
+            lo = analysis.cell(r, config=cfg.name, mode="loader", workload=w, batch=b,
+                               threads=top)
+            est = analysis.serial_estimate(r, cfg.name, w, b, top)
+            if a and lo and est:
+                rows.append(f"| {W[w]} | {_label(cfg.name)} | {_n(a['samples_per_s_median'])} | "
+                            f"{_n(lo['samples_per_s_median'])} | {_n(est)} | "
+                            f"{lo['samples_per_s_median'] / est:.2f} |")
+    if not rows:
+        return []
+    return [f"## Where an epoch's time goes (batch {b}, {top} thread{'s' if top != 1 else ''})",
+            "", "If the data pipeline and the arithmetic ran one after the other, a loader "
+            "step would take the pipeline's time plus the arithmetic's: *serial estimate* "
+            "= 1 / (1/arithmetic + 1/pipeline alone). A measured/serial ratio above 1 means "
+            "they overlap (MXNet's engine computes a step while Python prepares the next "
+            "batch); below 1, that they slow each other down (shared cores, caches).", "",
+            "| workload | configuration | arithmetic | loader (measured) | serial estimate | "
+            "measured / serial |", "|---|---|---|---|---|---|", *rows, ""]
+
+
+def _comparisons(r: dict) -> list[str]:
+    comps = analysis.comparisons(r)
+    if not comps:
+        return []
+    lines = ["## Gluon against PyTorch, condition by condition", "",
+             "Each framework's fastest configuration in each measured condition, and "
+             "(last column) the plain pair the seed compared, Gluon imperative against "
+             "PyTorch eager. A ratio above 1: Gluon is faster.", "",
+             "| condition | Gluon's fastest | PyTorch's fastest | Gluon / PyTorch | "
+             "Gluon imperative / PyTorch eager |", "|---|---|---|---|---|"]
+    for c in comps:
+        where = {k: c[k] for k in ("mode", "workload", "batch", "threads")}
+        g, t = analysis.cell(r, config="gluon", **where), analysis.cell(r, config="torch-eager",
+                                                                          **where)
+        plain = f"{g['samples_per_s_median'] / t['samples_per_s_median']:.2f}" if g and t else "—"
+        ratio = f"{c['ratio']:.2f}"
+        if c["ratio"] >= analysis.CLAIM_LOW:
+            ratio = f"**{ratio}**"
+        lines.append(f"| {analysis.condition(c)} | {_label(c['gluon'])} | {_label(c['torch'])} | "
+                     f"{ratio} | {plain} |")
+    return lines + [""]
+
+
+def _scaling(r: dict) -> list[str]:
+    threads = analysis.thread_counts(r)
+    if len(threads) < 2:
+        return []
+    b = r["settings"]["scaling_batch"]
+    lines = [f"## Thread scaling (batch {b})", "",
+             "Median samples/s at each thread count, and the speed-up from 1 thread to "
+             f"{threads[-1]}.", "",
+             "| configuration | workload, mode | " + " | ".join(
+                 f"{t} thread{'s' if t != 1 else ''}" for t in threads) + " | speed-up |",
+             "|---|---|" + "---|" * (len(threads) + 1)]
+    for w in r["workloads"]:
+        for mode in ("arith", "loader", "pipeline"):
+            for cfg in spec.CONFIGS:
+                where = dict(config=cfg.name, mode=mode, batch=b)
+                if mode != "pipeline":
+                    where["workload"] = w
+                elif w != next(iter(r["workloads"])):
+                    continue
+                vals = {t: analysis.cell(r, threads=t, **where) for t in threads}
+                if sum(v is not None for v in vals.values()) < 2:
+                    continue
+                row = [_n(v["samples_per_s_median"]) if v else "—" for v in vals.values()]
+                first, last = vals[threads[0]], vals[threads[-1]]
+                up = (f"{last['samples_per_s_median'] / first['samples_per_s_median']:.2f}×"
+                      if first and last else "—")
+                what = "pipeline alone" if mode == "pipeline" else \
+                    f"{W[w]}, {'arithmetic' if mode == 'arith' else 'loader'}"
+                lines.append(f"| {_label(cfg.name)} | {what} | " + " | ".join(row)
+                             + f" | {up} |")
+    return lines + [""]
+
+
+def _gemm(r: dict) -> list[str]:
+    rows = r.get("gemm", [])
+    if not rows:
+        return []
+    ms = sorted({x["m"] for x in rows})
+    lines = ["## The machine's limit: GEMM at the MLP's shapes", "",
+             "GFLOP/s of (batch × 784) · (784 × 256), the MLP's first layer, fastest of the "
+             "repeats (median in brackets). " + "; ".join(
+                 f"`{k}`: {v}" for k, v in spec.GEMM_NOTES.items()) + ".", "",
+             "| implementation | threads | " + " | ".join(f"batch {m}" for m in ms) + " |",
+             "|---|---|" + "---|" * len(ms)]
+    keys = sorted({(x["impl"], x["threads"]) for x in rows},
+                  key=lambda k: (-k[1], list(spec.GEMM_NOTES).index(k[0])))
+    for impl, t in keys:
+        cells = []
+        for m in ms:
+            x = next((x for x in rows if x["impl"] == impl and x["threads"] == t
+                      and x["m"] == m), None)
+            cells.append(f"{x['gflops_best']:.0f} ({x['gflops_median']:.0f})" if x else "—")
+        lines.append(f"| `{impl}` | {t} | " + " | ".join(cells) + " |")
+    lines += ["", "Roofline used for the fractions: " + "; ".join(
+        f"{v['gflops']:.0f} GFLOP/s at {t} thread{'s' if t != '1' else ''} "
+        f"(`{v['impl']}`, batch {v['m']})" for t, v in r.get("roofline", {}).items()) + ".", ""]
+    return lines
+
+
+def _flops(r: dict) -> list[str]:
+    bs = r["settings"]["batches"]
+    lines = ["## FLOPs of one epoch", "",
+             "Counted, not measured: 2 FLOPs per multiply-add of the dense and convolution "
+             "layers; the backward pass computes weight gradients (as many FLOPs as the "
+             "forward) and input gradients (as many again) except for the first layer, whose "
+             "input needs none; plus 2 FLOPs per parameter for each SGD update. Bias, ReLU, "
+             "pooling and softmax are element-wise and not counted. One epoch is "
+             f"{spec.TRAIN_SAMPLES:,} samples.", "",
+             "| workload | parameters | forward FLOPs / sample | training FLOPs / sample | "
+             + " | ".join(f"epoch at batch {b}" for b in bs) + " |",
+             "|---|---|---|---|" + "---|" * len(bs)]
+    for w in r["workloads"].values():
+        lines.append(f"| {w['label']} | {w['params']:,} | {w['forward_flops_per_sample']:,} | "
+                     f"{w['train_flops_per_sample']:,} | " + " | ".join(
+                         f"{w['epoch_flops'][str(b)] / 1e9:.1f} GFLOP" for b in bs) + " |")
+    return lines + [""]
+
+
+def _first_steps(r: dict, top: int) -> list[str]:
+    b = r["settings"]["scaling_batch"]
+    found = [c for c in r["cells"] if c["batch"] == b and c["mode"] != "pipeline"
+             and c["threads"] == top]
+    if not found:
+        return []
+    cache = {j["config"]: j.get("inductor_cache") for j in r["jobs"]
+             if j["requested_threads"] == top}
+    lines = [f"## First step: compilation and graph building (batch {b}, {top} "
+             f"thread{'s' if top != 1 else ''})", "",
+             "The first training step of a fresh model, timed alone and left out of every "
+             "throughput above: it holds `torch.compile`'s compilation (with the state of "
+             "the inductor cache when the process started), Gluon's graph building for "
+             "`hybridize`, and oneDNN's primitive creation.", "",
+             "| configuration | workload, mode | first step | median step after warm-up |",
+             "|---|---|---|---|"]
+    for c in sorted(found, key=lambda c: ([x.name for x in spec.CONFIGS].index(c["config"]),
+                                          list(spec.WORKLOADS).index(c["workload"]),
+                                          spec.MODES.index(c["mode"]))):
+        extra = f", inductor cache {cache[c['config']]}" if cache.get(c["config"]) else ""
+        step = statistics.median(c["seconds"]) / c["steps"]
+        lines.append(f"| {_label(c['config'])}{extra} | {W[c['workload']]}, "
+                     f"{'arithmetic' if c['mode'] == 'arith' else 'loader'} | "
+                     f"{_s(c['first_step_s'])} | {step * 1e3:.3g} ms |")
+    return lines + [""]
+
+
+def _processes(r: dict) -> list[str]:
+    lines = ["## Processes", "",
+             "One row per worker process: the thread count asked for, the counts in effect "
+             "when it started and when it ended, whether the other framework stayed out of "
+             "it, the time its framework took to import, and its wall time.", "",
+             "| configuration | threads asked | in effect | at the end | other framework "
+             "imported | import | wall time | status |", "|---|---|---|---|---|---|---|---|"]
+    for j in r["jobs"]:
+        def fmt(t):
+            return ", ".join(f"{k} {v}" for k, v in (t or {}).items()) or "—"
+        iso = {True: "no", False: "**yes**", None: "?"}[j.get("isolated")]
+        lines.append(f"| {_label(j['config'])} | {j['requested_threads']} | "
+                     f"{fmt(j.get('threads_in_effect'))} | {fmt(j.get('threads_after'))} | "
+                     f"{iso} | {_s(j['import_s']) if j.get('import_s') else '—'} | "
+                     f"{_s(j['wall_s'])} | {j['status']} |")
+    return lines + [""]
+
+
+def _noise(r: dict) -> list[str]:
+    cs = r["cells"]
+    if not cs:
+        return []
+    spreads = sorted(c["spread"] for c in cs)
+    worst = max(cs, key=lambda c: c["spread"])
+    what = f"{_label(worst['config'])}, {worst['mode']}" + (
+        f", {W[worst['workload']]}" if worst.get("workload") else "") + \
+        f", batch {worst['batch']}, {worst['threads']} thread(s)"
+    lines = ["## Noise and every cell", "",
+             f"Spread of a cell = (slowest − fastest repeat) / median. Over the {len(cs)} "
+             f"cells of this run: median spread {_pct(statistics.median(spreads))}, "
+             f"90th percentile {_pct(spreads[int(0.9 * (len(spreads) - 1))])}, largest "
+             f"{_pct(worst['spread'])} ({what}). Ratios between configurations smaller than "
+             "the spreads of the two cells are not differences.", "",
+             "| configuration | mode | workload | batch | threads | samples timed | median "
+             "samples/s | fastest | spread | roofline |", "|---" * 10 + "|"]
+    order = [c.name for c in spec.CONFIGS]
+    wl = list(spec.WORKLOADS)
+    for c in sorted(cs, key=lambda c: (-c["threads"], order.index(c["config"]),
+                                       spec.MODES.index(c["mode"]),
+                                       wl.index(c["workload"]) if c.get("workload") else -1,
+                                       c["batch"])):
+        lines.append(
+            f"| {_label(c['config'])} | {c['mode']} | {W.get(c.get('workload'), '—')} | "
+            f"{c['batch']} | "
+            f"{_threads_in_effect(c)} | {c['steps']} × {c['batch']} | "
+            f"{_n(c['samples_per_s_median'])} | {_n(c['samples_per_s_best'])} | "
+            f"{_pct(c['spread'])} | {_pct(c.get('roofline_fraction'))} |")
+    return lines + [""]
+
+
+def render(results_path: Path = RESULTS) -> tuple[str, dict]:
+    r = json.loads(Path(results_path).read_text(encoding="utf-8"))
+    if r.get("schema") != spec.SCHEMA:
+        raise ValueError(f"{results_path.name}: schema {r.get('schema')!r}, expected "
+                         f"{spec.SCHEMA!r}")
+    top = analysis.top_threads(r)
+    v = analysis.verdict(r)
+    lines = [
+        "% Written by tools/make_benchmarks_page.py (`make benchmarks-page`) from "
+        "benchmarks/results/latest.json (`make bench`): rerun those, do not edit this file.",
+        "",
+        "# Benchmarks: how fast each framework trains, measured",
+        "",
+        f"**Verdict.** {v['sentence']}",
+        "",
+        f"(*About twice* counts as Gluon's fastest configuration at least "
+        f"{analysis.CLAIM_LOW}× as fast as PyTorch's fastest; every ratio is in the "
+        "comparison table below.)",
+        "",
+        *_warnings(r),
+        "The seed article says Gluon trains its MNIST MLP about twice as fast as PyTorch. "
+        "[Notebook 3](notebooks/03_mnist_mlp.ipynb) §5 found that the whole-epoch gap comes "
+        "from the data pipelines, while PyTorch's arithmetic is faster, but there "
+        "`import mxnet` had left PyTorch on MXNet's thread count "
+        "([notebook 1](notebooks/01_install_and_environment.ipynb) §3). This page shows the "
+        "latest run of the benchmark suite in `benchmarks/`, which times each framework in a "
+        "process of its own at stated thread counts, with the arithmetic, the data pipeline "
+        "and both together measured apart. The numbers are those of the machine below on "
+        "the day of the run: rerun `make bench` on yours.",
+        "",
+        *_method(r),
+        *_machine(r),
+        "## The figure",
+        "",
+        f"![Samples per second of each configuration against the batch size and the thread "
+        f"count, for each workload]({STATIC_FIGURE})",
+        "",
+        *_throughput(r, top),
+        *_comparisons(r),
+        *_overlap(r, top),
+        *_scaling(r),
+        *_gemm(r),
+        *_flops(r),
+        *_first_steps(r, top),
+        *_processes(r),
+        *_noise(r),
+        "## Running it",
+        "",
+        "- `make bench`: the full run (every configuration, workload, mode, batch size and "
+        "thread count; a few minutes on two cores), into `benchmarks/results/latest.json` and "
+        "`latest.png`; run it on an otherwise idle machine.",
+        "- `make benchmarks-page`: this page from `latest.json` (and the figure into "
+        "`book/_static/`).",
+        "- `make bench-quick`: a CI-size run (one thread count, batch 128, the MLP, no "
+        "`torch.compile`) into `benchmarks/results/quick.json`; tests/test_benchmarks.py runs "
+        "it and checks the structure of what it writes, never a timing.",
+        "- `.venv/bin/python benchmarks/run.py --help`: thread counts, batch sizes, "
+        "configurations, repeats, `num_workers`, `--device cuda`.",
+        "",
+    ]
+    text = "\n".join(lines)
+    stats = {"cells": len(r["cells"]), "jobs": len(r["jobs"]), "mode": r["mode"],
+             "verdict": {True: "holds", False: "does not hold", None: "undecided"}[v["holds"]]}
+    return text, stats
+
+
+def _figure_target(out: Path) -> Path:
+    return out.parent / STATIC_FIGURE
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--results", type=Path, default=RESULTS)
+    known, _ = parser.parse_known_args(argv)
+    page_argv, skip = [], False      # pagegen's own options: all but --results [PATH]
+    for a in argv:
+        if not skip and a != "--results" and not a.startswith("--results="):
+            page_argv.append(a)
+        skip = a == "--results"
+    if not known.results.exists():
+        print(f"{known.results.name} not found: run `make bench` first", file=sys.stderr)
+        return 1
+    rc = pagegen.main(lambda: render(known.results), known.out, TARGET,
+                      __doc__.splitlines()[0], page_argv)
+    figure, target = known.results.with_suffix(".png"), _figure_target(known.out)
+    if known.check:
+        same = (figure.exists() and target.exists()
+                and figure.read_bytes() == target.read_bytes())
+        print(f"{target.name}: {'up to date' if same else f'OUT OF DATE: run make {TARGET}'}")
+        return rc or (0 if same else 1)
+    if rc == 0 and figure.exists():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(figure.read_bytes())
+        print(f"wrote {target.name}")
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
