@@ -225,6 +225,19 @@ def workloads_section(settings: spec.Settings) -> dict:
     return out
 
 
+def out_problem(out: Path) -> str | None:
+    """Why the results could not be written to the folder ``out``; None when they can.
+    Creates nothing: checked before the first job, not after the last."""
+    nearest = out
+    while not nearest.exists() and nearest.parent != nearest:
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        return f"{nearest} is a file, not a folder"
+    if not os.access(nearest, os.W_OK | os.X_OK):
+        return f"{nearest} is not writable"
+    return None
+
+
 def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -251,15 +264,20 @@ def parse_args(argv=None):
         value = getattr(args, key)
         if value:
             over[key] = tuple(value)
-    if args.repeats:
+    if args.repeats is not None:
         over["repeats"] = args.repeats
-    if args.target_s:
+    if args.target_s is not None:
         over["target_s"] = args.target_s
     over["workers"], over["device"] = args.workers, args.device
     if any(t < 1 for t in over.get("threads", ())) or any(b < 1 for b in over.get("batches", ())):
         p.error("thread counts and batch sizes must be >= 1")
     if args.workers < 0 or over.get("repeats", 1) < 1:
         p.error("--workers must be >= 0 and --repeats >= 1")
+    if not over.get("target_s", 1.0) > 0:
+        p.error("--target-s must be > 0 seconds")
+    problem = out_problem(args.out)
+    if problem:
+        p.error(f"--out {args.out}: {problem}; nothing was run")
     if "batches" in over and s.scaling_batch not in over["batches"]:
         over["scaling_batch"] = over["batches"][0]
     s = spec.Settings(**{**s.__dict__, **over})

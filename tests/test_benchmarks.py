@@ -234,3 +234,41 @@ def test_verdict_follows_the_data():
     assert "ahead in 1 (MLP through the DataLoader, batch 32, 2 threads)" in \
         only_elsewhere["sentence"]
     assert analysis.verdict({"cells": []})["holds"] is None
+
+
+# ------------------------------------------------------------ bad flags: refused up front
+def _run_module():
+    s = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
+    module = importlib.util.module_from_spec(s)
+    s.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--threads", "0"], "thread counts and batch sizes must be >= 1"),
+    (["--batches", "128", "-4"], "thread counts and batch sizes must be >= 1"),
+    (["--threads", "two"], "argument --threads: invalid int value: 'two'"),
+    (["--configs", "tensorflow"], "argument --configs: invalid choice: 'tensorflow'"),
+    (["--device", "tpu"], "argument --device: invalid choice: 'tpu'"),
+    (["--repeats", "0"], "--workers must be >= 0 and --repeats >= 1"),
+    (["--workers", "-1"], "--workers must be >= 0 and --repeats >= 1"),
+    (["--target-s", "0"], "--target-s must be > 0 seconds"),
+])
+def test_bad_flags_exit_2_before_any_job(flags, message, tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        _run_module().main(["--quick", "--no-plot", "--out", str(tmp_path / "out"), *flags])
+    captured = capsys.readouterr()
+    assert exit_.value.code == 2 and f": error: {message}" in captured.err
+    assert captured.out == "" and list(tmp_path.iterdir()) == []   # no job ran, no file
+
+
+def test_out_under_a_file_exits_2_before_any_job(tmp_path, capsys):
+    (tmp_path / "results").write_text("a file")
+    with pytest.raises(SystemExit) as exit_:
+        _run_module().main(["--quick", "--out", str(tmp_path / "results" / "run1")])
+    captured = capsys.readouterr()
+    assert exit_.value.code == 2 and captured.out == ""
+    assert (f": error: --out {tmp_path}/results/run1: {tmp_path}/results is a file, not "
+            "a folder; nothing was run") in captured.err
+    assert [p.name for p in tmp_path.iterdir()] == ["results"]
+    assert (tmp_path / "results").read_text() == "a file"

@@ -257,6 +257,17 @@ def test_port_taken(tmp_path):
         with pytest.raises(BoardError, match=f"port {port} on 127.0.0.1 is already in use"):
             serve(tmp_path, port=port)
     assert _tensorboards() == before
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("port", [0, -1, 65536, "6006", True])
+def test_port_that_is_no_port_number(tmp_path, port):
+    before = _tensorboards()
+    with pytest.raises(ValueError, match=r"serve: port must be an int from 1 to 65535, or None "
+                                         r"to pick a free one; got "):
+        serve(tmp_path, port=port)
+    assert _tensorboards() == before
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_server_that_exits_gives_its_output(tmp_path):
@@ -275,5 +286,8 @@ def test_server_timeout_stops_it(tmp_path):
 
 
 def test_serve_missing_logdir(tmp_path):
+    before = _tensorboards()
     with pytest.raises(FileNotFoundError, match="not a folder"):
         serve(tmp_path / "nope")
+    assert _tensorboards() == before
+    assert list(tmp_path.iterdir()) == []

@@ -414,11 +414,40 @@ def test_mapping_and_by_are_passed_through(mlp_files, nets, capsys):
     (["a.pt", "b.params"], "one of the arguments --input-shape --no-verify is required"),
     (["a.pt", "b.params", "--no-verify", "--by", "name", "--mapping", '{"a": "b"}'],
      "either --mapping or --by"),
+    (["a.pt", "b.params", "--no-verify", "--by", "sideways"], "invalid choice: 'sideways'"),
+    (["a.pt", "b.params", "--input-shape", "1,2", "--atol", "small"], "invalid float value"),
+    (["a.pt", "b.params", "--no-verify", "--mapping", "{oops"], "not a JSON object or a "
+                                                                "readable JSON file"),
+    (["a.pt", "b.params", "--no-verify", "--frobnicate"], "unrecognized arguments: --frobnicate"),
 ])
-def test_bad_arguments_exit_2(argv, message, capsys):
+def test_bad_arguments_exit_2(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     with pytest.raises(SystemExit) as exit_:
         convert.main(argv + ["--torch", "m:f", "--gluon", "m:g"])
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_bad_paths_are_named_and_nothing_is_written(mlp_files, nets, capsys):
+    common = ["--torch", f"{nets}:mlp_torch", "--gluon", f"{nets}:mlp_gluon", "--no-verify"]
+    source = mlp_files / "mlp.params"
+    blob = source.read_bytes()
+    rc = convert.main([str(source), str(mlp_files / "nowhere" / "out.pt"), *common])
+    assert rc == 1 and capsys.readouterr().err == (
+        f"error: {mlp_files}/nowhere/out.pt: the folder {mlp_files}/nowhere does not exist\n")
+    assert not (mlp_files / "nowhere").exists()
+    (mlp_files / "also.pt").symlink_to(source)   # the same file under a .pt name
+    rc = convert.main([str(source), str(mlp_files / "also.pt"), *common])
+    assert rc == 1 and capsys.readouterr().err == (
+        f"error: {mlp_files}/also.pt: the output would overwrite the input\n")
+    assert source.read_bytes() == blob
+    (mlp_files / "folder.params").mkdir()
+    rc = convert.main([str(mlp_files / "folder.params"), str(mlp_files / "out.pt"), *common])
+    assert rc == 1 and capsys.readouterr().err == (
+        f"error: {mlp_files}/folder.params: not a file\n")
+    _nothing_written(mlp_files, "out.pt")
+    assert sorted(p.name for p in mlp_files.iterdir() if p.name != "__pycache__") == [
+        "also.pt", "folder.params", "mlp.params", "mlp.pt", "nets.py"]
 
 
 def test_bad_factories_are_named(mlp_files, nets, capsys):

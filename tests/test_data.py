@@ -13,6 +13,11 @@ from conftest import debian_fashion_mnist
 from sidebyside import data
 
 
+def tree(folder):
+    """Everything under ``folder``, as sorted relative paths: what a failed call must not change."""
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
 @pytest.fixture(autouse=True)
 def fresh_cache():
     """Every test starts (and leaves) with nothing remembered as checked."""
@@ -37,9 +42,14 @@ def test_dataset_from_env_and_argument(isolated_data_env, monkeypatch):
 def test_unknown_dataset_names_the_choices(isolated_data_env, monkeypatch):
     with pytest.raises(ValueError, match=r"unknown dataset 'cifar10' \(from the argument\).*fashion-mnist"):
         data.dataset_name("cifar10")
+    with pytest.raises(ValueError, match=r"unknown dataset 'cifar10'"):
+        data.prepare("cifar10", root=isolated_data_env / "root")
     monkeypatch.setenv("SIDEBYSIDE_DATASET", "kmnist")
     with pytest.raises(ValueError, match=r"\$SIDEBYSIDE_DATASET"):
         data.dataset_name()
+    with pytest.raises(ValueError, match=r"unknown dataset 'kmnist' \(from the \$SIDEBYSIDE_DATASET\)"):
+        data.load(root=isolated_data_env / "root")
+    assert tree(isolated_data_env) == []  # refused before anything was created
 
 
 def test_root_from_argument_env_and_default(isolated_data_env, monkeypatch, tmp_path):
@@ -60,6 +70,7 @@ def test_offline_without_files_names_both_ways_out(isolated_data_env, no_downloa
     assert "go online" in msg
     assert "apt-get install dataset-fashion-mnist" in msg
     assert "SIDEBYSIDE_DATASET=fashion-mnist" in msg and "SIDEBYSIDE_IDX_DIR" in msg
+    assert tree(isolated_data_env) == []  # the folders torchvision made for it are gone again
 
 
 def test_fashion_without_debian_package_or_network(isolated_data_env, no_downloads, monkeypatch):
@@ -73,6 +84,11 @@ def test_fashion_without_debian_package_or_network(isolated_data_env, no_downloa
 def test_missing_source_folder(isolated_data_env):
     with pytest.raises(data.DatasetUnavailable, match="does not exist"):
         data.prepare("mnist", root=isolated_data_env, source=isolated_data_env / "nowhere")
+    assert tree(isolated_data_env) == []
+    (isolated_data_env / "a-file").write_bytes(b"")
+    with pytest.raises(data.DatasetUnavailable, match="a-file for MNIST is a file, not a folder"):
+        data.prepare("mnist", root=isolated_data_env / "root", source=isolated_data_env / "a-file")
+    assert tree(isolated_data_env) == ["a-file"]
 
 
 def test_source_folder_lacking_files(isolated_data_env):
@@ -81,6 +97,7 @@ def test_source_folder_lacking_files(isolated_data_env):
     (src / "train-images-idx3-ubyte.gz").write_bytes(gzip.compress(b"x"))
     with pytest.raises(data.DatasetUnavailable, match="lacks train-labels-idx1-ubyte, t10k-images"):
         data.prepare("mnist", root=isolated_data_env, source=src)
+    assert tree(isolated_data_env) == ["src", "src/train-images-idx3-ubyte.gz"]
 
 
 def test_source_folder_with_wrong_files(isolated_data_env, monkeypatch):
@@ -91,6 +108,7 @@ def test_source_folder_with_wrong_files(isolated_data_env, monkeypatch):
     monkeypatch.setenv("SIDEBYSIDE_IDX_DIR", str(src))
     with pytest.raises(data.DataIntegrityError, match="is not the original MNIST file 'train-images-idx3-ubyte'"):
         data.prepare("mnist", root=isolated_data_env)
+    assert tree(isolated_data_env) == ["src"] + [f"src/{f}" for f in sorted(data.FILES)]
 
 
 def test_gluon_expected_sha1_is_read_from_gluon():
@@ -300,3 +318,100 @@ def test_second_load_checks_neither_files_nor_route(tmp_path, monkeypatch, check
     new_mtime(first.raw_dir / "t10k-images-idx3-ubyte.gz")  # the source is imported again...
     assert data.gluon_route("fashion-mnist", root=tmp_path, train=False, source=src) == first.gluon_route
     assert len(checked) == n + 4 and len(hashed) == 2  # ...and the route checked again
+
+
+# --- bad input leaves the disk as it was ------------------------------------------------------
+
+def test_one_wrong_file_among_good_ones_writes_none(isolated_data_env, tiny_mnist):
+    """Every file of the source folder is checked before the first is written."""
+    (tiny_mnist / "t10k-labels-idx1-ubyte").write_bytes(b"\x00\x00\x08\x01" + bytes(7))
+    root = isolated_data_env / "root"
+    with pytest.raises(data.DataIntegrityError, match="is not the original MNIST file 't10k-labels"):
+        data.prepare("mnist", root=root, source=tiny_mnist)
+    assert not root.exists()
+
+
+@pytest.mark.parametrize("damage", ["truncated", "corrupted"])
+def test_broken_gzip_in_the_source_folder_is_named(isolated_data_env, tiny_mnist, damage):
+    for f in data.FILES:  # the same files, gzipped
+        (tiny_mnist / f"{f}.gz").write_bytes(gzip.compress((tiny_mnist / f).read_bytes()))
+        (tiny_mnist / f).unlink()
+    broken = tiny_mnist / "t10k-images-idx3-ubyte.gz"
+    blob = broken.read_bytes()
+    broken.write_bytes(blob[:-10] if damage == "truncated" else blob[:-8] + bytes(8))  # CRC
+    root = isolated_data_env / "root"
+    with pytest.raises(data.DataIntegrityError,
+                       match=r"t10k-images-idx3-ubyte.gz is not a readable gzip file .*truncated or "
+                             r"corrupted"):
+        data.prepare("mnist", root=root, source=tiny_mnist)
+    assert not root.exists()
+
+
+def test_truncated_file_in_the_data_folder_is_named_and_left_alone(isolated_data_env, tiny_mnist):
+    root = isolated_data_env / "root"
+    raw = data.prepare("mnist", root=root, source=tiny_mnist)
+    (raw / "train-images-idx3-ubyte.gz").unlink()  # a copy the next call would restore...
+    target = raw / "t10k-labels-idx1-ubyte"
+    target.write_bytes(target.read_bytes()[:-1])
+    before = tree(root)
+    data.clear_cache()
+    with pytest.raises(data.DataIntegrityError,
+                       match="t10k-labels-idx1-ubyte is not the original MNIST file"):
+        data.prepare("mnist", root=root)
+    assert tree(root) == before  # ...but not when another file is bad: nothing was written
+    assert len(target.read_bytes()) == 10
+
+
+def test_truncated_gzip_in_the_data_folder_is_named_when_gluon_reads_it(isolated_data_env,
+                                                                        tiny_mnist):
+    root = isolated_data_env / "root"
+    raw = data.prepare("mnist", root=root, source=tiny_mnist)
+    target = raw / "t10k-images-idx3-ubyte.gz"
+    target.write_bytes(target.read_bytes()[:-10])
+    before = tree(root)
+    with pytest.raises(data.DataIntegrityError,
+                       match=r"t10k-images-idx3-ubyte.gz is not a readable gzip file"):
+        data.gluon_dataset("mnist", root=root, train=False)
+    assert tree(root) == before
+
+
+def test_data_folder_under_a_file_writes_nothing(isolated_data_env, tiny_mnist, no_downloads,
+                                                 monkeypatch):
+    blocker = isolated_data_env / "not-a-folder"
+    blocker.write_text("a file where the data folder should go")
+    monkeypatch.setenv("SIDEBYSIDE_DATA", str(blocker / "data"))
+    message = (r"cannot write the data folder .*not-a-folder/data/MNIST/raw: .*not-a-folder is a "
+               r"file, not a folder\. Point \$SIDEBYSIDE_DATA")
+    with pytest.raises(data.DataFolderUnwritable, match=message):
+        data.prepare("mnist", source=tiny_mnist)   # importing a folder
+    with pytest.raises(data.DataFolderUnwritable, match=message):
+        data.prepare("mnist")                      # downloading
+    assert issubclass(data.DataFolderUnwritable, data.DatasetUnavailable)
+    assert blocker.read_text() == "a file where the data folder should go"
+
+
+def test_read_only_data_folder_writes_nothing(isolated_data_env, tiny_mnist, no_downloads):
+    root = isolated_data_env / "root"
+    root.mkdir()
+    root.chmod(0o555)
+    try:
+        try:
+            (root / "probe").touch()
+        except PermissionError:
+            pass
+        else:
+            pytest.skip("this user writes to read-only folders (root)")
+        with pytest.raises(data.DataFolderUnwritable, match=r"root is not writable\. Point"):
+            data.prepare("mnist", root=root, source=tiny_mnist)
+        with pytest.raises(data.DataFolderUnwritable, match=r"root is not writable\. Point"):
+            data.prepare("mnist", root=root)
+        assert tree(root) == []
+    finally:
+        root.chmod(0o755)
+    raw = data.prepare("mnist", root=root, source=tiny_mnist)
+    raw.chmod(0o555)   # a read-only folder that already holds the files is read as it is
+    try:
+        data.clear_cache()
+        assert data.prepare("mnist", root=root) == raw
+    finally:
+        raw.chmod(0o755)

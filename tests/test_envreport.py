@@ -1,4 +1,7 @@
 import importlib.metadata
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -82,3 +85,41 @@ def test_report_survives_a_broken_import(monkeypatch):
     assert not rep.ok
     assert "np" in rep.import_errors["mxnet"] or "numpy" in rep.import_errors["mxnet"]
     assert "ERROR importing mxnet" in str(rep)
+
+
+# --- the report in an environment with a bad version installed ---------------------------------
+
+def _report_with(tmp_path, dists, prelude=""):
+    """envreport.report() in a fresh interpreter that sees ``dists`` ({name: version}) as
+    installed: their metadata comes first on its path. (stdout, exit code 0 when rep.ok)"""
+    site = tmp_path / "site"
+    for name, version in dists.items():
+        meta = site / f"{name}-{version}.dist-info"
+        meta.mkdir(parents=True)
+        (meta / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    code = (f"{prelude}\nfrom sidebyside import envreport\nrep = envreport.report()\nprint(rep)\n"
+            "raise SystemExit(0 if rep.ok else 1)")
+    path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
+    before = sorted(tmp_path.rglob("*"))
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=path))
+    assert sorted(tmp_path.rglob("*")) == before      # the report writes nothing
+    return proc.stdout, proc.returncode
+
+
+def test_numpy_124_installed_names_the_failed_import_and_the_fix(tmp_path):
+    """numpy 1.24 as installed: its metadata says 1.24.0, and np.bool is gone (the alias 1.24
+    removed), so `import mxnet` fails as it does there."""
+    out, rc = _report_with(tmp_path, {"numpy": "1.24.0"},
+                           prelude="import numpy; numpy.__deprecated_attrs__.pop('bool')")
+    assert rc == 1
+    assert ("WARNING: numpy 1.24.0 breaks `import mxnet` (MXNet 1.9.1 uses `np.bool`, removed "
+            "in numpy 1.24). Fix: pip install numpy==1.23.5") in out
+    assert "ERROR importing mxnet: AttributeError: module 'numpy' has no attribute 'bool'" in out
+
+
+def test_protobuf_too_new_installed_names_the_fix(tmp_path):
+    out, rc = _report_with(tmp_path, {"protobuf": "4.25.8"})
+    assert rc == 1
+    assert ("WARNING: protobuf 4.25.8 is too new for mxboard (its generated code raises "
+            "'Descriptors cannot be created directly'). Fix: pip install 'protobuf<=3.20.3'") in out

@@ -249,17 +249,43 @@ def test_keyboard_interrupt_while_waiting_stops_grandchildren(tmp_path):
     (lambda: launch.torch_ddp(["w.py"], nproc=0), "nproc"),
     (lambda: launch.torch_ddp([], timeout=5), "empty"),
     (lambda: launch.mxnet_ps_commands([], "python w.py"), "hosts"),
+    (lambda: launch.mxnet_ps([sys.executable, "w.py"], num_workers=True), "num_workers"),
+    (lambda: launch.mxnet_ps([sys.executable, "w.py"], num_workers="2"), "num_workers"),
+    (lambda: launch.torch_ddp(["w.py"], timeout="60"), "timeout"),
+    (lambda: launch.mxnet_ps([sys.executable, "w.py"], env={"DMLC_PS_ROOT_PORT": "http"}),
+     r"env\['DMLC_PS_ROOT_PORT'\] must be a port number from 1 to 65535, got 'http'"),
+    (lambda: launch.mxnet_ps([sys.executable, "w.py"], env={"DMLC_PS_ROOT_PORT": 70000}),
+     "must be a port number"),
 ])
-def test_bad_arguments(call, error):
+def test_bad_arguments(call, error, tmp_path, monkeypatch):
+    monkeypatch.setattr(launch.tempfile, "tempdir", str(tmp_path))   # where a run dir would go
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     with pytest.raises(ValueError, match=error):
         call()
     assert {p.pid for p in psutil.Process().children(recursive=True)} == before
+    assert list(tmp_path.iterdir()) == []   # no run folder either
 
 
-def test_a_command_string_is_refused():
+def test_busy_scheduler_port_is_refused_before_anything_starts(tmp_path):
+    import socket
+    before = {p.pid for p in psutil.Process().children(recursive=True)}
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(launch.PortInUse, match=rf"^mxnet_ps: port {port} on 127.0.0.1 "
+                                                   r"\(env\['DMLC_PS_ROOT_PORT'\]\) is already "
+                                                   r"in use; pass another port"):
+            launch.mxnet_ps([sys.executable, "w.py"], num_workers=1,
+                            env={"DMLC_PS_ROOT_PORT": str(port)}, run_dir=tmp_path / "run")
+    assert {p.pid for p in psutil.Process().children(recursive=True)} == before
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_command_string_is_refused(tmp_path):
     with pytest.raises(TypeError, match="list of strings"):
-        launch.mxnet_ps("python w.py")
+        launch.mxnet_ps("python w.py", run_dir=tmp_path / "run")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_free_port_is_bindable():

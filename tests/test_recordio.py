@@ -321,6 +321,16 @@ def test_missing_files(tmp_path, small):
         rio.RecordWriter(tmp_path / "no-dir" / "x.rec")
 
 
+def test_index_in_a_missing_folder_leaves_the_record_file_alone(tmp_path, small):
+    rec, idx, _, payloads = small
+    blob = rec.read_bytes()
+    for target in (rec, tmp_path / "new.rec"):
+        with pytest.raises(RecordIOError, match=r"no-dir/x\.idx: no such index file"):
+            rio.IndexedRecordWriter(tmp_path / "no-dir" / "x.idx", target)
+    assert rec.read_bytes() == blob               # not truncated
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.idx", "d.rec"]
+
+
 @pytest.mark.parametrize("cut, message", [
     (3, r"d\.rec: truncated record at byte 0: the file ends inside the 8-byte frame header "
         r"\(3 bytes left; file size 3\)"),

@@ -1,8 +1,12 @@
 """The set-up step refuses the wrong interpreter with a message that says what to install."""
+import glob
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
+
+import pytest
 
 from conftest import ROOT
 
@@ -38,6 +42,33 @@ def test_make_setup_without_the_interpreter(tmp_path):
     assert not (tmp_path / "venv").exists()
 
 
+def other_python():
+    """(path, "3.X") of an interpreter on this machine that is not Python 3.11; else skip."""
+    found = [shutil.which(f"python3.{minor}") for minor in range(6, 16) if minor != 11]
+    found += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/*/bin/python3")))
+    for path in filter(None, found):
+        try:
+            proc = subprocess.run([path, "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                                  capture_output=True, text=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        version = proc.stdout.strip()
+        if proc.returncode == 0 and version and version != "3.11":
+            return path, version
+    pytest.skip("no Python other than 3.11 on this machine")
+
+
+def test_make_setup_with_another_python(tmp_path):
+    python, version = other_python()
+    proc = subprocess.run(
+        ["make", "-C", str(ROOT), "setup", f"PYTHON={python}", f"VENV={tmp_path / 'venv'}"],
+        capture_output=True, text=True, timeout=60)
+    assert proc.returncode != 0
+    assert proc.stderr.lstrip().startswith("This project needs Python 3.11; ")
+    assert f" is Python {version}." in proc.stderr and "make setup PYTHON=" in proc.stderr
+    assert not (tmp_path / "venv").exists()
+
+
 def test_make_setup_from_a_folder_that_is_no_wheelhouse(tmp_path):
     """`make all WHEELHOUSE=...` with a wrong folder stops before creating anything. (The
     wheelhouse path itself is what .ci/run installs CI's environment from.)"""
@@ -62,4 +93,4 @@ def test_make_wheelhouse_without_dataset_files(tmp_path):
         capture_output=True, text=True, timeout=60, env=env)
     assert proc.returncode != 0
     assert "no dataset files to put in the wheelhouse" in proc.stderr
-    assert not (target / "wheels").exists()
+    assert not target.exists()

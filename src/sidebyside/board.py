@@ -70,7 +70,6 @@ import atexit
 import json
 import os
 import signal
-import socket
 import struct
 import subprocess
 import sys
@@ -83,7 +82,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple, Sequence
 
-from .launch import free_port
+from .launch import free_port, port_in_use
 
 __all__ = [
     "Run", "Histogram", "Image", "read_events", "ProtoConflictError",
@@ -273,15 +272,6 @@ def _server_env() -> dict[str, str]:
 _PROXY_VARS = {"http_proxy", "https_proxy", "all_proxy", "grpc_proxy"}
 
 
-def _port_in_use(host: str, port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        try:
-            s.bind((host, port))
-        except OSError:
-            return True
-    return False
-
-
 _LIVE: set["BoardServer"] = set()
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))   # no $http_proxy
 
@@ -371,7 +361,8 @@ def serve(logdir, *, port: int | None = None, host: str = "127.0.0.1", timeout: 
           reload_interval: float = 1.0, extra_args: Sequence[str] = ()) -> BoardServer:
     """Start TensorBoard on ``logdir``; return once it answers and lists the runs there.
 
-    ``port``: a free one is picked when ``None``. ``reload_interval``: seconds between two
+    ``port``: a free one is picked when ``None``; else an int from 1 to 65535 (``ValueError``
+    for anything else, before anything starts). ``reload_interval``: seconds between two
     looks at the logdir (TensorBoard's default is 5). ``extra_args``: more TensorBoard flags.
     Raises :class:`FileNotFoundError` (no such folder), :class:`BoardError` (port taken, the
     server exited, or it did not answer within ``timeout`` seconds — with its output); no
@@ -383,7 +374,10 @@ def serve(logdir, *, port: int | None = None, host: str = "127.0.0.1", timeout: 
         raise FileNotFoundError(f"serve: {str(logdir)!r} is not a folder")
     if port is None:
         port = free_port(host)
-    elif _port_in_use(host, port):
+    elif isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535:
+        raise ValueError(f"serve: port must be an int from 1 to 65535, or None to pick a free "
+                         f"one; got {port!r}")
+    elif port_in_use(host, port):
         raise BoardError(f"serve: port {port} on {host} is already in use; "
                          f"pass another port, or port=None to pick a free one")
     cmd = [sys.executable, "-c", _BOOTSTRAP, "--logdir", str(logdir), "--host", host,

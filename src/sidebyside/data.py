@@ -18,6 +18,11 @@ Which dataset: the ``name`` argument, else ``$SIDEBYSIDE_DATASET``, else ``"fash
 a system package; ``"mnist"`` is the seed's dataset, one variable away).
 No synthetic fallback: when nothing works, :class:`DatasetUnavailable` names both ways out.
 
+A failure leaves the disk as it was: every file of a source folder is read and checked before
+the first one is written; a folder that cannot be written (``$SIDEBYSIDE_DATA`` under a file, or
+read-only) raises :class:`DataFolderUnwritable` before anything is written; a download that
+fails takes back the files and folders it had created.
+
 How Gluon reads the files: Gluon's classes check the SHA-1 of each *gzipped* file and
 re-download on a mismatch. When the SHA-1s match (torchvision's MNIST download: the original
 LeCun files), Gluon's stock class reads them as they are — one download serves both. When
@@ -36,6 +41,7 @@ rewritten in place at the same size within the file system's timestamp resolutio
 """
 from __future__ import annotations
 
+import contextlib
 import gzip
 import os
 import shutil
@@ -45,8 +51,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 # Re-exported: notebooks and tests use data.SPECS, data.FILES, data.DatasetUnavailable, …
-from .idx import (DEBIAN_FASHION_MNIST, FILES, SPECS, DataIntegrityError,  # noqa: F401
-                  DatasetUnavailable, Spec, check_original, read_idx_bytes, sha1_file)
+from .idx import (DEBIAN_FASHION_MNIST, FILES, SPECS, DataFolderUnwritable,  # noqa: F401
+                  DataIntegrityError, DatasetUnavailable, Spec, check_original, read_idx_bytes,
+                  sha1_file)
 
 ENV_DATASET = "SIDEBYSIDE_DATASET"
 ENV_ROOT = "SIDEBYSIDE_DATA"
@@ -77,9 +84,57 @@ def raw_dir(name: str | None = None, root: str | os.PathLike | None = None) -> P
 
 def _write_atomic(path: Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _absent_dirs(path: Path) -> list[Path]:
+    """``path`` and those of its parents that do not exist yet, the outermost first."""
+    absent = []
+    while not path.exists() and path.parent != path:
+        absent.append(path)
+        path = path.parent
+    return absent[::-1]
+
+
+def _check_writable(raw: Path) -> None:
+    """Raise :class:`DataFolderUnwritable` unless ``raw`` can be created and written to."""
+    absent = _absent_dirs(raw)
+    nearest = absent[0].parent if absent else raw   # the folder that would be written first
+    if not nearest.is_dir():
+        reason = f"{nearest} is a file, not a folder"
+    elif not os.access(nearest, os.W_OK | os.X_OK):
+        reason = f"{nearest} is not writable"
+    else:
+        return
+    raise DataFolderUnwritable(
+        f"cannot write the data folder {raw}: {reason}. Point ${ENV_ROOT} (or the `root` "
+        "argument) at a folder you can write, and run again; nothing was written.")
+
+
+@contextlib.contextmanager
+def _undo_on_failure(raw: Path):
+    """When the body raises, remove the IDX files it added to ``raw`` and the folders it
+    created (torchvision's download: a failed one leaves nothing behind)."""
+    absent = _absent_dirs(raw)
+    names = set(FILES) | {f"{f}.gz" for f in FILES}
+    before = set() if absent else names & set(os.listdir(raw))
+    try:
+        yield
+    except BaseException:
+        for name in names - before:
+            with contextlib.suppress(OSError):
+                (raw / name).unlink()
+        for folder in reversed(absent):
+            with contextlib.suppress(OSError):   # only when empty: nothing else is removed
+                folder.rmdir()
+        raise
 
 
 def _complete(raw: Path) -> bool:
@@ -87,18 +142,31 @@ def _complete(raw: Path) -> bool:
 
 
 def _verify_raw(spec: Spec, raw: Path) -> None:
-    """Check the decompressed files (torchvision's); restore a missing gzipped copy (Gluon's)."""
+    """Check the decompressed files (torchvision's); restore a missing gzipped copy (Gluon's).
+
+    All four are checked before a gzipped copy is written.
+    """
+    missing_gz = {}
     for f in FILES:
         data = (raw / f).read_bytes()
         check_original(spec, f, data, raw / f)
         if not (raw / f"{f}.gz").is_file():
-            _write_atomic(raw / f"{f}.gz", gzip.compress(data, compresslevel=1, mtime=0))
+            missing_gz[f] = data
+    if missing_gz:
+        _check_writable(raw)
+    for f, data in missing_gz.items():
+        _write_atomic(raw / f"{f}.gz", gzip.compress(data, compresslevel=1, mtime=0))
 
 
 def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
-    """Copy the four IDX files from ``src`` into ``raw``: decompressed and gzipped."""
-    if not src.is_dir():
+    """Copy the four IDX files from ``src`` into ``raw``: decompressed and gzipped.
+
+    All four are read and checked before the first one is written.
+    """
+    if not src.exists():
         raise DatasetUnavailable(f"source folder {src} for {spec.folder} does not exist")
+    if not src.is_dir():
+        raise DatasetUnavailable(f"source folder {src} for {spec.folder} is a file, not a folder")
     found = {}
     for f in FILES:
         for cand in (src / f"{f}.gz", src / f):
@@ -109,10 +177,15 @@ def _import_folder(spec: Spec, src: Path, raw: Path) -> None:
     if missing:
         raise DatasetUnavailable(
             f"source folder {src} lacks {', '.join(missing)} (gzipped or not) of {spec.folder}")
-    raw.mkdir(parents=True, exist_ok=True)
+    _check_writable(raw)
+    checked = {}
     for f, cand in found.items():
         data = read_idx_bytes(cand)
         check_original(spec, f, data, cand)
+        checked[f] = data
+    raw.mkdir(parents=True, exist_ok=True)
+    for f, cand in found.items():
+        data = checked.pop(f)
         _write_atomic(raw / f, data)
         if cand.suffix == ".gz":  # keep the archive as it is: Gluon's SHA-1 may then match
             shutil.copyfile(cand, raw / f"{f}.gz")
@@ -194,9 +267,11 @@ def _prepare(spec: Spec, root: Path, raw: Path, source: Path | None) -> None:
     if spec.default_source is not None and spec.default_source.is_dir():
         _import_folder(spec, spec.default_source, raw)
         return
+    _check_writable(raw)
     try:
-        for train in (True, False):
-            _torch_cls(spec)(str(root), train=train, download=True)
+        with _undo_on_failure(raw):
+            for train in (True, False):
+                _torch_cls(spec)(str(root), train=train, download=True)
     except Exception as exc:  # noqa: BLE001 - every download failure ends the same way
         raise DatasetUnavailable(
             f"{spec.folder} is not in {raw} and torchvision could not download it "

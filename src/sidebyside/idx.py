@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,6 +60,10 @@ class DataIntegrityError(RuntimeError):
     """A file is there but is not the original release's file."""
 
 
+class DataFolderUnwritable(DatasetUnavailable):
+    """The data folder cannot be created or written; nothing was written."""
+
+
 def _md5(data: bytes) -> str:
     return hashlib.md5(data).hexdigest()
 
@@ -72,10 +77,21 @@ def sha1_file(path: str | os.PathLike) -> str:
 
 
 def read_idx_bytes(path: str | os.PathLike) -> bytes:
-    """The decompressed bytes of an IDX file, gzipped or not."""
+    """The decompressed bytes of an IDX file, gzipped or not.
+
+    A gzipped file that cannot be decompressed (truncated, corrupted) raises
+    :class:`DataIntegrityError` naming it.
+    """
     path = Path(path)
     data = path.read_bytes()
-    return gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    if data[:2] != b"\x1f\x8b":
+        return data
+    try:
+        return gzip.decompress(data)
+    except (EOFError, gzip.BadGzipFile, zlib.error) as exc:
+        raise DataIntegrityError(
+            f"{path} is not a readable gzip file ({exc}): it is truncated or corrupted. "
+            "Replace it with a good copy (or delete it) and run again.") from None
 
 
 def check_original(spec: Spec, fname: str, data: bytes, where: str | os.PathLike) -> None:

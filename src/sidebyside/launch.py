@@ -68,7 +68,8 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 __all__ = [
-    "LaunchError", "LaunchTimeout", "Proc", "Run", "free_port", "mxnet_ps", "torch_ddp",
+    "LaunchError", "LaunchTimeout", "PortInUse", "Proc", "Run", "free_port", "port_in_use",
+    "mxnet_ps", "torch_ddp",
     "mxnet_ps_commands", "torchrun_commands",
 ]
 
@@ -130,6 +131,10 @@ class LaunchTimeout(LaunchError):
     """The run took longer than ``timeout``; everything was stopped."""
 
 
+class PortInUse(RuntimeError):
+    """A port the caller chose is taken on that host; nothing was started."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Small helpers
 
@@ -139,6 +144,27 @@ def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
+
+
+def port_in_use(host: str, port: int) -> bool:
+    """Whether ``port`` on ``host`` is taken right now (binding it fails)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError:
+            return True
+    return False
+
+
+def _port_number(value, what: str) -> int:
+    """``value`` (an int or its text, e.g. from an environment variable) as a port number."""
+    try:
+        port = None if isinstance(value, bool) else int(str(value).strip())
+    except ValueError:
+        port = None
+    if port is None or not 1 <= port <= 65535:
+        raise ValueError(f"{what} must be a port number from 1 to 65535, got {value!r}")
+    return port
 
 
 def _is_loopback(host: str) -> bool:
@@ -406,9 +432,9 @@ def _launch(specs: list[tuple[str, int, list[str], dict[str, str]]], *, main_rol
 
 def _check(timeout: float, **counts: int) -> None:
     for name, n in counts.items():
-        if not isinstance(n, int) or n < 1:
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"{name} must be an integer >= 1, got {n!r}")
-    if not timeout > 0:
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
         raise ValueError(f"timeout must be > 0 seconds, got {timeout!r}")
 
 
@@ -452,6 +478,9 @@ def mxnet_ps(worker_cmd: Sequence[str], num_workers: int = 2, num_servers: int =
     Every process gets the ``DMLC_*`` variables of its role, ``PYTHONUNBUFFERED=1``,
     ``SIDEBYSIDE_RUN_DIR`` and then the caller's ``env`` (which may override the common
     ``DMLC_*`` variables, not ``DMLC_ROLE``); ``DMLC_INTERFACE=lo`` when ``host`` is loopback.
+    The scheduler's port is a free one, unless ``env`` sets ``DMLC_PS_ROOT_PORT``: that one is
+    checked first (:class:`ValueError` when it is no port number, :class:`PortInUse` when it
+    is taken on ``host``), before any process or folder is made.
     A worker's rank is ``kv.rank`` (the scheduler hands ranks out, not in start order).
     The workers' ``PYTHONPATH`` starts with the launcher's ``sitecustomize.py`` (see above), so
     an uncaught exception ends a worker with exit code 1 instead of hanging it.
@@ -462,9 +491,17 @@ def mxnet_ps(worker_cmd: Sequence[str], num_workers: int = 2, num_servers: int =
     """
     worker_cmd = _command(worker_cmd, "worker_cmd")
     _check(timeout, num_workers=num_workers, num_servers=num_servers)
+    if env is not None and "DMLC_PS_ROOT_PORT" in env:
+        port = _port_number(env["DMLC_PS_ROOT_PORT"], "env['DMLC_PS_ROOT_PORT']")
+        if port_in_use(host, port):
+            raise PortInUse(f"mxnet_ps: port {port} on {host} (env['DMLC_PS_ROOT_PORT']) is "
+                            "already in use; pass another port, or leave DMLC_PS_ROOT_PORT out "
+                            "of env to pick a free one. Nothing was started.")
+    else:
+        port = free_port(host)
     run_dir = _run_dir(run_dir)
     common = {
-        "DMLC_PS_ROOT_URI": host, "DMLC_PS_ROOT_PORT": str(free_port(host)),
+        "DMLC_PS_ROOT_URI": host, "DMLC_PS_ROOT_PORT": str(port),
         "DMLC_NUM_SERVER": str(num_servers), "DMLC_NUM_WORKER": str(num_workers),
     }
     if _is_loopback(host):

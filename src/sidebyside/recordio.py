@@ -461,6 +461,8 @@ class IndexedRecordWriter(RecordWriter):
     def __init__(self, idx_path, rec_path, key_type: Callable = int):
         self.idx_path = Path(idx_path)
         self.key_type = key_type
+        if not self.idx_path.parent.is_dir():   # before the .rec is created (or truncated)
+            raise _missing(self.idx_path, "index", FileNotFoundError())
         super().__init__(rec_path)
         try:
             self._fidx = open(self.idx_path, "w", encoding="utf-8", newline="\n")
