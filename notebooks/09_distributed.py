@@ -448,10 +448,10 @@ assert frameworks <= 1e-5
 "MXNet parameter server ≈ PyTorch DDP, to float32 rounding"
 
 # %% [markdown]
-# **Why MXNet ran in float32.** Its parameter server keeps float32 copies of what the
-# workers push. A float64 job runs, but only as precisely as float32: the same job with float64
-# parameters, against single-process float64 training (the sum of the first layer's weights
-# after each step, and the largest difference of the final weights):
+# **Why MXNet ran in float32.** A float64 job through the parameter server runs, but its
+# parity with single-process float64 training is not something to rely on. The same job with
+# float64 parameters, against the single-process float64 `Trainer` (the sum of the first
+# layer's weights after each step, and the largest difference of the final weights):
 
 # %% tags=["nbval-ignore-output"]
 float64_run = launch.mxnet_ps([sys.executable, str(WORK / "mx_worker.py"), "all-workers",
@@ -465,13 +465,17 @@ server64 = final_weights("mxnet-all-workers-float64.npz")
 # %%
 assert all(w.dtype == np.float64 for w in server64)
 gap64 = worst(server64, ref64)
-assert 1e-11 < gap64 <= 1e-5, (                  # float32 rounding, not float64's
-    f"max |Δw| {gap64:.3g}; per-step sums, server − one process: "
-    f"{np.subtract(step_sums('mxnet-all-workers-float64.npz'), ref64_sums).tolist()}; "
-    f"ranks' output: {float64_run.output('worker', 0)[-300:]!r}")
-"float64 through MXNet's parameter server: float32 precision (PyTorch's DDP: float64)"
+assert gap64 <= 1e-5, f"max |Δw| {gap64:.3g}"      # float32 rounding at worst
+"float64 through MXNet's parameter server: float64 parity not guaranteed, float32 at worst"
 
 # %% [markdown]
+# The stored run above ends about 1e-8 from one process: float32 rounding, the size of the
+# `Trainer`'s own float64 drift ([notebook 3](03_mnist_mlp.ipynb) §4). The same job, run by
+# the project's CI inside the full test suite, twice matched one process to 1e-16 instead; run
+# alone, on the same machine, it gave 1e-8 every time. What switches between the two was not
+# found, so this notebook asserts only the float32 bound. To prove a port, prove parity in
+# float64 in one process and check the distributed run against it at float32 rounding.
+#
 # **Compression in a distributed `Trainer`.** The parameter server can compress what the
 # workers push, with `kv.set_gradient_compression` and manual `push`/`pull`. But a `Trainer`
 # on `dist_sync` with `compression_params` fails at its first `step()`: the `Trainer` uses
@@ -628,7 +632,7 @@ workdir.cleanup()
 # | the step of a distributed run | `optimizer.step()` (the loss is each rank's mean) | `trainer.step(per_worker_batch * kv.num_workers)` |
 # | misspelt store | — | silently a local store |
 # | compression | DDP comm hooks: `fp16_compress_hook`, `bf16_compress_hook`, PowerSGD | `compression_params={"type": "2bit"}`: `device` store yes, `local` no, one context ignored, `dist_sync` `Trainer` fails (`push`/`pull` works); float32 only |
-# | float64 | DDP all-reduces float64 | the parameter server keeps float32: float64 jobs run at float32 precision |
+# | float64 | DDP all-reduces float64: equal to one process | float64 jobs run; parity with one process varied between runs from 1e-16 to 1e-8 (float32 rounding) |
 # | start a job | `torchrun --nproc-per-node=N script.py` | scheduler + servers + workers with `DMLC_*` variables (`tools/launch.py` is broken on Python ≥ 3.9) |
 # | several hosts | `torchrun --nnodes --node-rank --rdzv-endpoint` | `DMLC_PS_ROOT_URI`, `DMLC_INTERFACE`, one process per role and host |
 #
