@@ -46,11 +46,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	  $(BIN)/python -m pip download --quiet $(PROBES_FROM) --no-deps --only-binary=:all: \
 	    --dest $(VENV)/probe-wheels $$w || exit 1; done
 	@# the dataset files the wheelhouse carries, checked and put where the notebooks read
-	@if [ -n "$(WHEELHOUSE)" ]; then for d in $(WHEELHOUSE_DATASETS); do \
-	  if [ -d "$(WHEELHOUSE)/data/$$d" ]; then $(BIN)/python -c "import sys; \
-	    from sidebyside import data; name = {'FashionMNIST': 'fashion-mnist', 'MNIST': 'mnist'}[sys.argv[1]]; \
-	    print(name, '->', data.prepare(name, source=sys.argv[2]))" $$d "$(WHEELHOUSE)/data/$$d" \
-	    || exit 1; fi; done; fi
+	if [ -n "$(WHEELHOUSE)" ]; then $(BIN)/python tools/wheelhouse_data.py install "$(WHEELHOUSE)"; fi
 	@touch $@
 
 ## wheelhouse: put every pinned wheel (pip itself and the probe wheels too) and the dataset
@@ -58,14 +54,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 wheelhouse: WHEELHOUSE := $(or $(strip $(WHEELHOUSE)),wheelhouse)
 wheelhouse: requirements.txt constraints.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "'$(PYTHON)' was not found (see make setup)" >&2; exit 1; }
-	@found=""; for d in $(WHEELHOUSE_DATASETS); do \
-	  for src in "$${SIDEBYSIDE_DATA:-$$HOME/.cache/sidebyside/data}/$$d/raw" \
-	             $$( [ $$d = FashionMNIST ] && echo /usr/share/datasets/fashion-mnist ); do \
-	    if ls "$$src"/*-ubyte.gz >/dev/null 2>&1; then \
-	      mkdir -p "$(WHEELHOUSE)/data/$$d" && cp "$$src"/*-ubyte.gz "$(WHEELHOUSE)/data/$$d/" \
-	      && echo "$$d: from $$src" && found=1 && break; fi; done; done; \
-	  [ -n "$$found" ] || { echo "no dataset files to put in the wheelhouse: run 'make all'" \
-	    "once with network (it downloads Fashion-MNIST), or apt-get install dataset-fashion-mnist" >&2; exit 1; }
+	$(PYTHON) tools/wheelhouse_data.py collect "$(WHEELHOUSE)" $(WHEELHOUSE_DATASETS)
 	rm -rf "$(WHEELHOUSE)/.pip"
 	$(PYTHON) -m venv "$(WHEELHOUSE)/.pip"
 	@# our own package is installed from the clone (-e .), not downloaded

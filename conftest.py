@@ -2,7 +2,15 @@
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
+ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT / "tools"))
 
 # no test file may leave a process running behind it (tools/leftover_children.py)
 pytest_plugins = ["leftover_children"]
+
+
+def pytest_configure(config):
+    # nbval compares outputs after these substitutions (device names only), so the stored
+    # notebooks pass on a GPU runner too; an absolute path, whatever folder pytest runs from
+    if getattr(config.option, "nbval_sanitize_with", "unset") is None:
+        config.option.nbval_sanitize_with = str(ROOT / "tools" / "nbval_sanitize.cfg")

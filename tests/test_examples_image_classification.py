@@ -137,3 +137,17 @@ def test_float64_lockstep_holds_and_a_slip_shows():
 def test_lockstep_refuses_unknown_followers():
     with pytest.raises(ValueError, match="against"):
         lockstep.run([], against=("keras",))
+
+
+@pytest.mark.parametrize("script", ["image_classification.py", "main_torch.py"])
+def test_unknown_dataset_in_the_environment_is_a_usage_error(script, tmp_path):
+    """--dataset defaults to $SIDEBYSIDE_DATASET, which argparse's choices= does not check:
+    a wrong value is exit 2 with the choices, before any data is read or written."""
+    env = {**ONE_THREAD, "SIDEBYSIDE_DATASET": "kmnist", "SIDEBYSIDE_DATA": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, str(EXAMPLE / script), "--model", "resnet18_v1"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"{script}: error: unknown dataset 'kmnist' (from $SIDEBYSIDE_DATASET); "
+        "choose one of ['mnist', 'fashion-mnist', 'cifar10', 'dummy']")
+    assert "Traceback" not in proc.stderr and list(tmp_path.iterdir()) == []

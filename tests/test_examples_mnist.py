@@ -2,6 +2,7 @@
 their saved models reload into both frameworks with the same test result, and the port
 trains in lockstep with the original in float64."""
 import importlib.util
+import os
 import re
 import subprocess
 import sys
@@ -108,3 +109,19 @@ def test_lockstep_catches_a_porting_slip(batches):
     assert slip.weight_gap[-1] > 1e-6
     with pytest.raises(ValueError, match="against"):
         lockstep.run(batches[:1], against="jax")
+
+
+@pytest.mark.parametrize("script", ["main.py", "main_gluon.py"])
+def test_unknown_dataset_in_the_environment_is_a_usage_error(script, tmp_path):
+    """$SIDEBYSIDE_DATASET is the --dataset default: a wrong value is argparse's exit 2 with
+    the choices, like a wrong flag, before any data is read or written."""
+    env = {**os.environ, "SIDEBYSIDE_DATASET": "kmnist", "SIDEBYSIDE_DATA": str(tmp_path / "data")}
+    proc = subprocess.run([sys.executable, str(EXAMPLE / script), "--epochs", "1"], cwd=tmp_path,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr.strip().splitlines()[-1] == (
+        f"{script}: error: unknown dataset 'kmnist' (from the $SIDEBYSIDE_DATASET); "
+        "choose one of ['fashion-mnist', 'mnist']")
+    assert "Traceback" not in proc.stderr and list(tmp_path.iterdir()) == []
+    # the flag still wins over the environment
+    assert lockstep.main_torch.parse_args(["--dataset", "mnist"]).dataset == "mnist"

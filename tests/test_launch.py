@@ -3,10 +3,10 @@
 Every test that starts processes ends by checking that none of them is still alive ("ps of
 the child pids"), whichever way the run ended.
 """
-import _thread
 import os
 import shlex
 import signal
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -181,17 +181,22 @@ ALL_REDUCE = """\
     if rank == 0:
         with open(os.path.join(os.environ["SIDEBYSIDE_RUN_DIR"], "sum.txt"), "w") as f:
             f.write(str(t.item()))
+        with open(os.path.join(os.environ["SIDEBYSIDE_RUN_DIR"], "port.txt"), "w") as f:
+            f.write(os.environ["MASTER_PORT"])
     dist.destroy_process_group()
 """
 
 
 def test_torch_all_reduce(tmp_path):
     worker = script(tmp_path, "ddp.py", ALL_REDUCE)
-    run = launch.torch_ddp([worker], nproc=2, timeout=60)   # a fresh temporary run_dir
+    port = launch.free_port()                                # the caller's choice of port
+    run = launch.torch_ddp([worker], nproc=2, timeout=60,   # a fresh temporary run_dir
+                           env={"MASTER_PORT": str(port)})
     try:
         assert run.run_dir.parent == Path(tempfile.gettempdir())
         assert [(p.role, p.returncode) for p in run.procs] == [("torchrun", 0)]
         assert float((run.run_dir / "sum.txt").read_text()) == 3.0    # 1 + 2
+        assert int((run.run_dir / "port.txt").read_text()) == port
         assert_all_gone(run.pids, at_least=3)        # torchrun and its two workers
     finally:
         import shutil
@@ -213,7 +218,10 @@ def test_torch_failing_rank_shows_its_traceback(tmp_path):
     assert_all_gone(info.value.run.pids, at_least=3)
 
 
-def test_keyboard_interrupt_while_waiting_stops_grandchildren(tmp_path):
+def test_ctrl_c_while_waiting_stops_grandchildren(tmp_path):
+    """SIGINT (Ctrl-C) to a script that waits on ``launch.torch_ddp``: the KeyboardInterrupt
+    ends the script, and torchrun and its workers (the script's grandchildren) with it. The
+    script is a process of its own, as a reader's is, so the real signal is what interrupts it."""
     run_dir = tmp_path / "run"
     worker = script(tmp_path, "sleeper.py", """\
         import os, time
@@ -221,23 +229,31 @@ def test_keyboard_interrupt_while_waiting_stops_grandchildren(tmp_path):
             f.write(str(os.getpid()))
         time.sleep(300)
     """)
-    seen = set()
-
-    def interrupt():
-        if wait_for_files([run_dir / "0", run_dir / "1"]):
-            seen.update(p.pid for p in psutil.Process().children(recursive=True))
-            _thread.interrupt_main()
-
-    timer = threading.Thread(target=interrupt)
-    timer.start()
+    driver = script(tmp_path, "driver.py", f"""\
+        import sys
+        from sidebyside import launch
+        try:
+            launch.torch_ddp([{worker!r}], nproc=2, timeout=280, run_dir={str(run_dir)!r})
+        except KeyboardInterrupt:
+            print("interrupted", flush=True)
+            sys.exit(130)
+    """)
+    proc = subprocess.Popen([sys.executable, driver], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
     try:
-        with pytest.raises(KeyboardInterrupt):
-            launch.torch_ddp([worker], nproc=2, timeout=150, run_dir=run_dir)
+        started = wait_for_files([run_dir / "0", run_dir / "1"], timeout=240)
+        seen = {p.pid for p in psutil.Process(proc.pid).children(recursive=True)}
+        assert started, f"torchrun's two workers did not start within 240 s (running: {seen})"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
     finally:
-        timer.join()
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and out.strip() == "interrupted", err[-3000:]
     workers = {int((run_dir / r).read_text()) for r in ("0", "1")}
     assert workers <= seen
-    assert_all_gone(seen, at_least=3)
+    assert_all_gone(seen | {proc.pid}, at_least=4)    # the script, torchrun, two workers
 
 
 # --- arguments ---------------------------------------------------------------------------------
@@ -257,6 +273,8 @@ def test_keyboard_interrupt_while_waiting_stops_grandchildren(tmp_path):
      r"env\['DMLC_PS_ROOT_PORT'\] must be a port number from 1 to 65535, got 'http'"),
     (lambda: launch.mxnet_ps([sys.executable, "w.py"], env={"DMLC_PS_ROOT_PORT": 70000}),
      "must be a port number"),
+    (lambda: launch.torch_ddp(["w.py"], env={"MASTER_PORT": "0"}),
+     r"env\['MASTER_PORT'\] must be a port number from 1 to 65535, got '0'"),
 ])
 def test_bad_arguments(call, error, tmp_path, monkeypatch):
     monkeypatch.setattr(launch.tempfile, "tempdir", str(tmp_path))   # where a run dir would go
@@ -267,18 +285,20 @@ def test_bad_arguments(call, error, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []   # no run folder either
 
 
-def test_busy_scheduler_port_is_refused_before_anything_starts(tmp_path):
+@pytest.mark.parametrize("launcher, variable", [("mxnet_ps", "DMLC_PS_ROOT_PORT"),
+                                                 ("torch_ddp", "MASTER_PORT")])
+def test_busy_scheduler_port_is_refused_before_anything_starts(launcher, variable, tmp_path):
     import socket
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        with pytest.raises(launch.PortInUse, match=rf"^mxnet_ps: port {port} on 127.0.0.1 "
-                                                   r"\(env\['DMLC_PS_ROOT_PORT'\]\) is already "
+        with pytest.raises(launch.PortInUse, match=rf"^{launcher}: port {port} on 127.0.0.1 "
+                                                   rf"\(env\['{variable}'\]\) is already "
                                                    r"in use; pass another port"):
-            launch.mxnet_ps([sys.executable, "w.py"], num_workers=1,
-                            env={"DMLC_PS_ROOT_PORT": str(port)}, run_dir=tmp_path / "run")
+            getattr(launch, launcher)([sys.executable, "w.py"], env={variable: str(port)},
+                                      run_dir=tmp_path / "run")
     assert {p.pid for p in psutil.Process().children(recursive=True)} == before
     assert list(tmp_path.iterdir()) == []
 

@@ -94,3 +94,38 @@ def test_make_wheelhouse_without_dataset_files(tmp_path):
     assert proc.returncode != 0
     assert "no dataset files to put in the wheelhouse" in proc.stderr
     assert not target.exists()
+
+
+def test_wheelhouse_data_collects_then_installs_and_refuses_a_bad_file(tmp_path):
+    """tools/wheelhouse_data.py, both halves: `collect` copies the dataset files a wheelhouse
+    carries from the data folder; `install` checks them and prepares the notebooks' data
+    folder from them, and with one corrupted file stops with its name and writes nothing."""
+    from sidebyside import data
+    source = data.raw_dir("fashion-mnist")
+    if not any(source.glob("*-ubyte.gz")):
+        data.prepare("fashion-mnist")      # the data folder the rest of the suite reads
+    tool = [sys.executable, str(ROOT / "tools" / "wheelhouse_data.py")]
+    wheelhouse = tmp_path / "wh"
+    proc = subprocess.run([*tool, "collect", str(wheelhouse), "FashionMNIST"],
+                          capture_output=True, text=True, timeout=60,
+                          env=dict(os.environ, SIDEBYSIDE_DATA=str(data.data_root())))
+    assert proc.returncode == 0, proc.stderr
+    carried = wheelhouse / "data" / "FashionMNIST"
+    assert sorted(p.name for p in carried.iterdir()) == sorted(
+        f"{name}.gz" for name in data.FILES)
+    target = tmp_path / "data"
+    proc = subprocess.run([*tool, "install", str(wheelhouse)], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, SIDEBYSIDE_DATA=str(target)))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"fashion-mnist -> {target / 'FashionMNIST' / 'raw'}")
+    assert len(data.load("fashion-mnist", train=False, root=target).torch) == 10000
+
+    import gzip
+    (carried / "t10k-labels-idx1-ubyte.gz").write_bytes(gzip.compress(b"not the labels"))
+    other = tmp_path / "data2"
+    proc = subprocess.run([*tool, "install", str(wheelhouse)], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, SIDEBYSIDE_DATA=str(other)))
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("install: DataIntegrityError: ")
+    assert "t10k-labels-idx1-ubyte.gz is not the original FashionMNIST file" in proc.stderr
+    assert "Traceback" not in proc.stderr and not other.exists()

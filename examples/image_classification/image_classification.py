@@ -41,10 +41,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from data import FirstBatches, cifar10_iterator, dummy_iterator, mnist_iterator  # noqa: E402
 
 # CLI
+DATASETS = ['mnist', 'fashion-mnist', 'cifar10', 'dummy']
 parser = argparse.ArgumentParser(description='Train a model for image classification.')
 parser.add_argument('--dataset', type=str,
                     default=os.environ.get('SIDEBYSIDE_DATASET', 'fashion-mnist'),
-                    choices=['mnist', 'fashion-mnist', 'cifar10', 'dummy'],
+                    choices=DATASETS,
                     help='dataset to use: mnist, fashion-mnist, cifar10 or dummy.')
 parser.add_argument('--batch-size', type=int, default=32,
                     help='training batch size per device (CPU/GPU).')
@@ -72,6 +73,9 @@ parser.add_argument('--log-interval', type=int, default=50,
 parser.add_argument('--max-batches', type=int, default=0,
                     help='use only this many batches per epoch and per validation (0: all).')
 opt = parser.parse_args()
+if opt.dataset not in DATASETS:   # choices= does not check a default from the environment
+    parser.error(f'unknown dataset {opt.dataset!r} (from $SIDEBYSIDE_DATASET); '
+                 f'choose one of {DATASETS}')
 
 print(opt)
 

@@ -161,11 +161,14 @@ def dummy_loaders(batch_size, shape, batches=100):
     return loader, loader
 
 
+DATASETS = ['mnist', 'fashion-mnist', 'cifar10', 'dummy']
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description='Train a model for image classification.')
     parser.add_argument('--dataset', type=str,
                         default=os.environ.get('SIDEBYSIDE_DATASET', 'fashion-mnist'),
-                        choices=['mnist', 'fashion-mnist', 'cifar10', 'dummy'],
+                        choices=DATASETS,
                         help='dataset to use: mnist, fashion-mnist, cifar10 or dummy.')
     parser.add_argument('--batch-size', type=int, default=32,
                         help='training batch size per device (CPU/GPU).')
@@ -194,7 +197,11 @@ def parse_args(argv=None):
                         help='use only this many batches per epoch and per validation (0: all).')
     parser.add_argument('--cpu-replicas', type=int, default=0,
                         help='(port only) data-parallel CPU processes, as --gpus N does on GPUs.')
-    return parser.parse_args(argv)
+    opt = parser.parse_args(argv)
+    if opt.dataset not in DATASETS:   # choices= does not check a default from the environment
+        parser.error(f'unknown dataset {opt.dataset!r} (from $SIDEBYSIDE_DATASET); '
+                     f'choose one of {DATASETS}')
+    return opt
 
 
 def test(net, val_data, device, classes, max_batches=0):

@@ -111,12 +111,18 @@ def parse_args(argv=None):
     parser.add_argument('--save-model', action='store_true',
                         help='For Saving the current Model')
     # not upstream's: where the data come from, and a cap for quick runs
-    parser.add_argument('--dataset', choices=sorted(data.SPECS), default=data.dataset_name(),
+    parser.add_argument('--dataset', choices=sorted(data.SPECS), default=None,
                         help='fashion-mnist or mnist (default: $SIDEBYSIDE_DATASET, else '
                              'fashion-mnist), read by sidebyside.data')
     parser.add_argument('--max-batches', type=int, default=0, metavar='N',
                         help='stop each training epoch after N batches (default: 0, all)')
-    return parser.parse_args(argv)
+    args = parser.parse_args(argv)
+    if args.dataset is None:   # $SIDEBYSIDE_DATASET, checked as strictly as the flag
+        try:
+            args.dataset = data.dataset_name()
+        except ValueError as err:
+            parser.error(str(err))
+    return args
 
 
 def main(argv=None):

@@ -167,6 +167,19 @@ def _port_number(value, what: str) -> int:
     return port
 
 
+def _chosen_port(who: str, env: Mapping[str, str] | None, var: str, host: str) -> int:
+    """``env[var]`` when the caller set it — checked: a port number, and free on ``host`` —
+    else a free port."""
+    if env is None or var not in env:
+        return free_port(host)
+    port = _port_number(env[var], f"env[{var!r}]")
+    if port_in_use(host, port):
+        raise PortInUse(f"{who}: port {port} on {host} (env[{var!r}]) is already in use; pass "
+                        f"another port, or leave {var} out of env to pick a free one. Nothing "
+                        "was started.")
+    return port
+
+
 def _is_loopback(host: str) -> bool:
     if host == "localhost":
         return True
@@ -491,14 +504,7 @@ def mxnet_ps(worker_cmd: Sequence[str], num_workers: int = 2, num_servers: int =
     """
     worker_cmd = _command(worker_cmd, "worker_cmd")
     _check(timeout, num_workers=num_workers, num_servers=num_servers)
-    if env is not None and "DMLC_PS_ROOT_PORT" in env:
-        port = _port_number(env["DMLC_PS_ROOT_PORT"], "env['DMLC_PS_ROOT_PORT']")
-        if port_in_use(host, port):
-            raise PortInUse(f"mxnet_ps: port {port} on {host} (env['DMLC_PS_ROOT_PORT']) is "
-                            "already in use; pass another port, or leave DMLC_PS_ROOT_PORT out "
-                            "of env to pick a free one. Nothing was started.")
-    else:
-        port = free_port(host)
+    port = _chosen_port("mxnet_ps", env, "DMLC_PS_ROOT_PORT", host)
     run_dir = _run_dir(run_dir)
     common = {
         "DMLC_PS_ROOT_URI": host, "DMLC_PS_ROOT_PORT": str(port),
@@ -526,19 +532,21 @@ def torch_ddp(script_and_args: Sequence[str], nproc: int = 2, *, timeout: float 
     ``LOCAL_RANK``, ``MASTER_ADDR``/``_PORT`` from the environment) and stops them all when one
     fails. Its output — its own and its workers' — is ``run.output("torchrun")``. The
     workers also get ``PYTHONUNBUFFERED=1``, ``SIDEBYSIDE_RUN_DIR``, ``GLOO_SOCKET_IFNAME=lo``
-    and then the caller's ``env``.
+    and then the caller's ``env``. The rendezvous port is a free one, unless ``env`` sets
+    ``MASTER_PORT``: that one is checked first (:class:`ValueError` when it is no port number,
+    :class:`PortInUse` when it is taken), before any process or folder is made.
 
     Returns a :class:`Run` when torchrun exits 0. Raises :class:`LaunchError` (with the
     workers' last Python traceback) when it fails, :class:`LaunchTimeout` after ``timeout`` s.
     """
     script_and_args = _command(script_and_args, "script_and_args")
     _check(timeout, nproc=nproc)
-    run_dir = _run_dir(run_dir)
     host = "127.0.0.1"
+    port = _chosen_port("torch_ddp", env, "MASTER_PORT", host)
+    run_dir = _run_dir(run_dir)
     base = _base_env(env, run_dir, {"GLOO_SOCKET_IFNAME": "lo"})
     cmd = [sys.executable, "-m", "torch.distributed.run", f"--nproc-per-node={nproc}",
-           "--nnodes=1", f"--master-addr={host}", f"--master-port={free_port(host)}",
-           *script_and_args]
+           "--nnodes=1", f"--master-addr={host}", f"--master-port={port}", *script_and_args]
     return _launch([("torchrun", 0, cmd, base)], main_roles={"torchrun"}, timeout=timeout,
                    run_dir=run_dir, cwd=cwd)
 
