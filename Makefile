@@ -91,10 +91,12 @@ portability: setup
 ## changed since the last build (jupyter-cache keeps the others' outputs)
 # jupyter-cache matches a notebook by its code alone, so the cache is emptied whenever what
 # the code runs against changes: the pins, the installed .venv, our package, the example
-# scripts and tools the notebooks import, or the dataset.
+# scripts, the tools a notebook names (not the page generators or test plugins), or the dataset.
 BOOK_CACHE := book/_build/.jupyter_cache
+BOOK_TOOLS := $(foreach t,$(wildcard tools/*.py),\
+  $(if $(shell grep -lw '$(basename $(notdir $(t)))' notebooks/*.py),$(t)))
 BOOK_CACHE_INPUTS := requirements.txt constraints.txt $(STAMP) \
-  $(sort $(wildcard src/sidebyside/*.py examples/*/*.py tools/*.py))
+  $(sort $(wildcard src/sidebyside/*.py examples/*/*.py) $(BOOK_TOOLS))
 book: setup
 	@key="$$(cat $(BOOK_CACHE_INPUTS) | sha256sum | cut -c1-16) $$(stat -c %Y $(STAMP))"; \
 	key="$$key $${SIDEBYSIDE_DATASET:-fashion-mnist}"; \

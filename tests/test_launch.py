@@ -3,6 +3,7 @@
 Every test that starts processes ends by checking that none of them is still alive ("ps of
 the child pids"), whichever way the run ended.
 """
+import contextlib
 import os
 import shlex
 import signal
@@ -230,8 +231,11 @@ def test_ctrl_c_while_waiting_stops_grandchildren(tmp_path):
         time.sleep(300)
     """)
     driver = script(tmp_path, "driver.py", f"""\
-        import sys
+        import signal, sys
         from sidebyside import launch
+        # As a terminal runs it: a test run started in the background (`make test &`) ignores
+        # SIGINT, and a child inherits that; Python's own handler raises KeyboardInterrupt.
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             launch.torch_ddp([{worker!r}], nproc=2, timeout=280, run_dir={str(run_dir)!r})
         except KeyboardInterrupt:
@@ -247,9 +251,13 @@ def test_ctrl_c_while_waiting_stops_grandchildren(tmp_path):
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:   # the test failed: end the script and what it started
+            stray = psutil.Process(proc.pid).children(recursive=True)
             proc.kill()
             proc.communicate()
+            for p in stray:
+                with contextlib.suppress(psutil.NoSuchProcess):
+                    p.kill()
     assert proc.returncode == 130 and out.strip() == "interrupted", err[-3000:]
     workers = {int((run_dir / r).read_text()) for r in ("0", "1")}
     assert workers <= seen
