@@ -45,7 +45,8 @@ def script(tmp_path, name, body):
 
 
 def wait_for_files(paths, timeout=100.0):
-    # generous: on a loaded 2-core machine torchrun's workers took over 30 s to start
+    # generous, for a loaded 2-core machine (the interrupt test's old failures were not slow
+    # workers but an ignored SIGINT: see test_ctrl_c_while_waiting_stops_grandchildren)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if all(Path(p).exists() and Path(p).read_text() for p in paths):

@@ -16,6 +16,8 @@ import shutil
 import sys
 from pathlib import Path
 
+# sidebyside.data's SPECS[name].folder and idx.DEBIAN_FASHION_MNIST, written out again because
+# `collect` runs with the bare interpreter, before the package (and numpy) is installed
 NAMES = {"FashionMNIST": "fashion-mnist", "MNIST": "mnist"}   # folder -> sidebyside.data name
 DEBIAN = {"FashionMNIST": Path("/usr/share/datasets/fashion-mnist")}
 
