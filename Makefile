@@ -20,7 +20,7 @@ endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: wheelhouse all setup test portability book notebooks sync cheatsheet errors status clean help
+.PHONY: wheelhouse all setup lint test portability book notebooks sync cheatsheet errors status clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -40,7 +40,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip==$(PIP_VERSION)
 	$(BIN)/python -m pip install --quiet $(PIP_FROM) -r requirements.txt
-	@# releases that notebooks 11 and 13 try mxboard and MXNet's ONNX exporter with
+	@# releases that notebooks 12 and 14 try mxboard and MXNet's ONNX exporter with
 	@# (downloaded, not installed)
 	for w in $(PROBE_WHEELS); do \
 	  $(BIN)/python -m pip download --quiet $(PROBES_FROM) --no-deps --only-binary=:all: \
@@ -69,6 +69,11 @@ wheelhouse: requirements.txt constraints.txt
 	@echo "$(WHEELHOUSE): $$(du -sh "$(WHEELHOUSE)" | cut -f1) ($$(ls "$(WHEELHOUSE)/wheels" | wc -l) wheels);" \
 	  "check a copy with: cd $(WHEELHOUSE) && sha256sum -c --quiet SHA256SUMS"
 	@echo "Install from it offline: make all WHEELHOUSE=$(WHEELHOUSE)"
+
+## lint: ruff check over the code and the notebooks' py:percent twins (pyproject.toml
+## [tool.ruff]: unused imports, undefined names, syntax errors, likely bugs; no reformatting)
+lint: setup
+	$(BIN)/ruff check .
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build
 ## (files in parallel, one per worker: JOBS=1 runs them one after the other)

@@ -19,7 +19,7 @@ import mxnet as mx
 import numpy as onp
 import torch
 from IPython.display import Markdown
-from mxnet import nd, npx
+from mxnet import nd
 
 from sidebyside import apimap, compare, devices, errors, seeding
 

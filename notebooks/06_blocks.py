@@ -628,8 +628,8 @@ for label, (mx_init, _) in legacy.items():
     for name in ("linear", "conv"):
         mx_w, pt_w = mx_legacy[label][name], pt_legacy[label][name]
         kind, s = mx_law(mx_init, mx_w.shape)
-        ratio = (lambda w: np.abs(w).max() / s) if kind == "uniform" else \
-            (lambda w: w.std() / s)
+        ratio = (lambda w, s=s: np.abs(w).max() / s) if kind == "uniform" else \
+            (lambda w, s=s: w.std() / s)
         legacy_stats[label, name] = {"kind": kind, "n": mx_w.size, "MXNet": ratio(mx_w),
                                      "PyTorch": ratio(pt_w), "KS": ks_distance(mx_w, pt_w)}
 for (label, name), st in legacy_stats.items():

@@ -18,7 +18,6 @@
 # leaves no process behind (section 4 shows why MXNet's own launcher does not do for this).
 
 # %% tags=["nbval-ignore-output"]
-import os
 import subprocess
 import sys
 import tempfile
@@ -33,7 +32,7 @@ import torch
 from mxnet import autograd, gluon
 from torchvision import transforms as pt_transforms
 
-from sidebyside import compare, data, devices, errors, launch, seeding, transfer
+from sidebyside import compare, data, devices, errors, launch, seeding
 
 seeding.seed_everything(0)
 devs = devices.pick()

@@ -236,7 +236,7 @@ def test_find_matches_names_not_substrings(name, not_this):
     ("SoftmaxCrossEntropyLoss", {"03_mnist_mlp §Summary: loss"}),
     ("Xavier", {"06_blocks §Summary: initialise a network"}),
     ("last_batch", {"04_data_loading §Summary: short last batch"}),
-    ("save_parameters", {"12_serialization §Summary: save weights"}),
+    ("save_parameters", {"13_serialization §Summary: save weights"}),
     ("concat", {"cat", "02_tensor_ops §Summary: `torch.cat(ts, dim=0)`"}),
     ("sigmoid", {"sigmoid"}),
 ])
@@ -253,8 +253,8 @@ def test_find_searches_the_map_and_the_notebooks_tables(term, where):
 def test_find_searches_notes_and_both_sides_of_notebook_tables():
     # a note of the map: the cat row says nd.concat takes its arrays unpacked
     assert "cat" in [h.key for h in apimap.find("unpacked")]
-    # the MXNet side of a table whose MXNet column comes first (notebook 15)
-    assert any(h.key.startswith("15_capstone_mxnet_to_pytorch §Summary") and h.mxnet_first
+    # the MXNet side of a table whose MXNet column comes first (notebook 16)
+    assert any(h.key.startswith("16_capstone_mxnet_to_pytorch §Summary") and h.mxnet_first
                for h in apimap.find("mx.init.Xavier"))
     # a run of components, not only a tail; several words must all be in one row
     assert apimap.find("gluon.nn", notebooks=False) == [apimap.row("double()")]

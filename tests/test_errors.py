@@ -105,3 +105,16 @@ def test_where_raised_tells_call_sync_point_and_never():
     assert str(late) == "at the sync point: MXNetError; 2nd read silent"
     fine = errors.where_raised(lambda: nd.ones((2,)) * 2)
     assert fine.where == "never" and fine.failure is None and str(fine) == "never: no error"
+
+
+def test_short_hides_the_folder_in_both_spellings(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    message = f"no file {link}/a.params; also {real}/b.params; not {tmp_path}/c"
+    shown = errors.short(message, link)
+    assert shown == f"no file <dir>/a.params; also <dir>/b.params; not {tmp_path}/c"
+    assert errors.short(ValueError(f"{real}/x"), real, placeholder="…") == "…/x"
+    with pytest.raises(ValueError, match="needs a folder"):
+        errors.short("text", "")

@@ -30,24 +30,24 @@ def test_known_rows_of_notebooks_8_and_15(found):
     sched = next(m for m in nb08 if m.pytorch == "`StepLR(opt, step_size, gamma)`")
     assert sched.mxnet == "`FactorScheduler(step, factor, base_lr)`"
     assert sched.section.startswith("7. Learning-rate schedules")
-    # notebook 15's summary puts MXNet first
-    nb15 = _rows(found, "15_capstone_mxnet_to_pytorch")
-    xavier = next(m for m in nb15 if "mx.init.Xavier(magnitude=2.24)" in m.mxnet)
+    # notebook 16's summary puts MXNet first
+    nb16 = _rows(found, "16_capstone_mxnet_to_pytorch")
+    xavier = next(m for m in nb16 if "mx.init.Xavier(magnitude=2.24)" in m.mxnet)
     assert xavier.mxnet_first and xavier.section == "Summary"
     assert xavier.pytorch.startswith("`xavier_uniform_(w, gain=√(2.24/3))`")
     assert ("taught in", "§2, [6](06_blocks.ipynb) §2") in xavier.notes
-    assert xavier.key.startswith("15_capstone_mxnet_to_pytorch §Summary: `net.initialize(")
+    assert xavier.key.startswith("16_capstone_mxnet_to_pytorch §Summary: `net.initialize(")
 
 
 @pytest.mark.parametrize("stem, pytorch, mxnet", [
     ("03_mnist_mlp", "`CrossEntropyLoss()` → batch mean", "`SoftmaxCrossEntropyLoss()`"),
     ("06_blocks", "`nn.Linear(d_in, d_out)`", "`gluon.nn.Dense(d_out)`"),
-    ("10_metrics", "`MSELoss`", "`L2Loss`, **½·MSE**"),
-    ("12_serialization", '`torch.save(model.state_dict(), "m.pt")`',
+    ("10_losses", "`MSELoss`", "`L2Loss`, **½·MSE**"),
+    ("13_serialization", '`torch.save(model.state_dict(), "m.pt")`',
      '`net.save_parameters("m.params")`'),
-    ("14_capstone_mnist_to_gluon", "`optim.Adadelta(params, lr=1.0)`", "`gluon.Trainer(params, "),
-    ("16_legacy_module_api", "`x.to(d)`", "`x.as_in_context(d)`"),
-    ("17_legacy_data_recordio", "", ""),
+    ("15_capstone_mnist_to_gluon", "`optim.Adadelta(params, lr=1.0)`", "`gluon.Trainer(params, "),
+    ("17_legacy_module_api", "`x.to(d)`", "`x.as_in_context(d)`"),
+    ("18_legacy_data_recordio", "", ""),
 ])
 def test_column_names_that_vary(found, stem, pytorch, mxnet):
     rows = _rows(found, stem)
@@ -59,13 +59,13 @@ def test_gluon_column_chosen_among_several_mxnet_columns(found):
     nb02 = next(m for m in _rows(found, "02_tensor_ops") if m.pytorch == "`torch.ones(2, 3)`")
     assert nb02.mxnet == "`nd.ones((2, 3))`" and nb02.headers[1] == "Gluon (`mx.nd`)"
     assert ("Gluon (`mx.np`/`npx`)", "`mx.np.ones((2, 3))`") in nb02.notes
-    nb16 = [m for m in _rows(found, "16_legacy_module_api") if m.pytorch == "`x.to(d)`"]
-    assert nb16[0].headers == ("PyTorch", "1.9.1")  # not "2.x (master)"
+    nb17 = [m for m in _rows(found, "17_legacy_module_api") if m.pytorch == "`x.to(d)`"]
+    assert nb17[0].headers == ("PyTorch", "1.9.1")  # not "2.x (master)"
 
 
 def test_tables_without_both_sides_are_counted_not_dropped(found):
     skipped = {(t.stem, t.header) for t in found.skipped}
-    assert ("13_converting_models", ("task", "MXNet → PyTorch", "PyTorch → MXNet")) in skipped
+    assert ("14_converting_models", ("task", "MXNet → PyTorch", "PyTorch → MXNet")) in skipped
     assert ("08_optimizers_trainer", ("seed claim", "verdict", "shown in")) in skipped
     assert all(t.rows > 0 for t in found.skipped)
     report = found.report()

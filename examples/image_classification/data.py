@@ -11,7 +11,7 @@ collection already has:
   **once**, with the iterator's own seed, so every epoch sees the same order; the last
   partial batch is dropped (the test loop sees 9 984 of 10 000 images at batch size 32).
 - ``cifar10_iterator``: ``mx.io.ImageRecordIter`` over ``data/cifar/{train,test}.rec``
-  (RecordIO; notebook 17 writes and reads such files). Nothing is downloaded: a missing file
+  (RecordIO; notebook 18 writes and reads such files). Nothing is downloaded: a missing file
   is an error that says where it was looked for.
 - ``dummy_iterator``: zeros, for ``--benchmark``.
 """
@@ -43,7 +43,7 @@ def cifar10_iterator(batch_size, data_shape, resize=-1, folder='data/cifar'):
     missing = [p for p in paths if not os.path.isfile(p)]
     if missing:
         raise SystemExit(f"cifar10: {', '.join(missing)} not found (this collection downloads "
-                         "nothing; write RecordIO files as notebook 17 shows)")
+                         "nothing; write RecordIO files as notebook 18 shows)")
     train = mx.io.ImageRecordIter(path_imgrec=paths[0], resize=resize, data_shape=data_shape,
                                   batch_size=batch_size, rand_crop=True, rand_mirror=True)
     val = mx.io.ImageRecordIter(path_imgrec=paths[1], resize=resize, data_shape=data_shape,

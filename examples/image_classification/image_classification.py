@@ -20,7 +20,7 @@ What differs from upstream, and why:
   downloads them).
 
 Run: ``python examples/image_classification/image_classification.py --model resnet18_v1
---mode imperative``. The PyTorch port is ``main_torch.py``; notebook 15 walks through it.
+--mode imperative``. The PyTorch port is ``main_torch.py``; notebook 16 walks through it.
 """
 from __future__ import division
 
@@ -107,7 +107,7 @@ elif model_name.startswith('vgg'):
 try:
     net = models.get_model(opt.model, **kwargs)
 except Exception as err:  # an unknown name, or pretrained weights that would be downloaded
-    raise SystemExit(f"--model {opt.model}: {type(err).__name__}: {err}")
+    raise SystemExit(f"--model {opt.model}: {type(err).__name__}: {err}") from None
 
 # get dataset iterators
 if dataset in ('mnist', 'fashion-mnist'):

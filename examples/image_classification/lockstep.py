@@ -18,7 +18,7 @@ Two things decide how close "the same" can get:
   whose weights differ by 1e-14 drift apart by 1e-9 in 12 steps. At the script's 32 the
   drift is slow.
 
-Used by notebook 15 and ``tests/test_examples_image_classification.py``; ``python lockstep.py
+Used by notebook 16 and ``tests/test_examples_image_classification.py``; ``python lockstep.py
 --steps 300`` runs a long float64 lockstep and prints the gaps.
 """
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The PyTorch port of ``image_classification.py`` (MXNet's legacy Gluon/Module example):
 same flags, same behaviour.
 
-Each change is one of the maps the collection teaches; notebook 15 walks through them and
+Each change is one of the maps the collection teaches; notebook 16 walks through them and
 proves the two scripts train in lockstep:
 
 - ``model_zoo.vision.get_model('resnet18_v1', classes=…, thumbnail=…)`` → torchvision's
@@ -13,7 +13,7 @@ proves the two scripts train in lockstep:
   convolution and dense weight, zero biases, BatchNorm γ=1, β=0 (notebook 6);
 - ``mx.io.MNISTIter`` → a ``Dataset``/``DataLoader`` that does what it does: pixels / 256, one
   shuffle for the whole run, the last partial batch dropped (:func:`mnist_loaders`;
-  notebook 17);
+  notebook 18);
 - ``split_and_load`` over ``--gpus N`` contexts with the ``device`` kvstore →
   ``DistributedDataParallel``, one process per device (gloo on CPU with ``--cpu-replicas``),
   each with ``--batch-size`` samples, gradients averaged as ``trainer.step(total batch)`` does
@@ -21,15 +21,15 @@ proves the two scripts train in lockstep:
 - ``Trainer('sgd', {learning_rate, wd})`` + ``SoftmaxCrossEntropyLoss`` →
   ``optim.SGD(lr, weight_decay=wd)`` + ``CrossEntropyLoss()`` (notebook 8);
 - ``mx.metric.Accuracy`` → ``torchmetrics.classification.MulticlassAccuracy(average='micro')``
-  (notebook 10); the log lines keep their format;
+  (notebook 11); the log lines keep their format;
 - ``--mode hybrid`` (``net.hybridize()``) changes speed, not results: here it runs eagerly
   (``torch.compile`` is the speed counterpart; notebook 7);
 - ``--mode symbolic`` (``Module.fit`` with its **defaults**: ``Uniform(0.01)`` weights, SGD at
   learning rate 0.01 with no weight decay — ``--lr``/``--wd`` are ignored — a
   ``Speedometer(batch_size, 1)`` line per batch, no validation, nothing saved) → the same
-  loop with those settings (notebook 16);
+  loop with those settings (notebook 17);
 - ``net.save_params(f)`` → ``torch.save(net.state_dict(), 'image-classifier-<model>-<epochs>.pt')``;
-  ``python -m sidebyside.convert`` turns the MXNet file into this one (notebook 13).
+  ``python -m sidebyside.convert`` turns the MXNet file into this one (notebook 14).
 
 Run: ``python examples/image_classification/main_torch.py --model resnet18_v1 --mode imperative``.
 """
@@ -229,7 +229,7 @@ def train(opt, rank=0, world=1):
     in_channels = 1 if dataset in ('mnist', 'fashion-mnist') else 3
     if opt.use_pretrained:
         raise SystemExit('--use-pretrained: convert the Gluon weights with python -m '
-                         'sidebyside.convert (notebook 13) and load them instead')
+                         'sidebyside.convert (notebook 14) and load them instead')
     if dataset in ('mnist', 'fashion-mnist'):
         train_data, val_data = mnist_loaders(dataset, batch_size, opt.seed, rank, world)
     elif dataset == 'dummy':
@@ -237,7 +237,7 @@ def train(opt, rank=0, world=1):
         train_data, val_data = dummy_loaders(batch_size, (3, side, side))
     else:
         raise SystemExit('cifar10: read the RecordIO files with sidebyside.recordio.RecordDataset '
-                         '(notebook 17)')
+                         '(notebook 18)')
     net = get_model(opt.model, classes, opt.use_thumbnail, in_channels)
     symbolic = opt.mode == 'symbolic'
     init_like_mxnet(net, uniform_001 if symbolic else xavier_224)

@@ -14,7 +14,7 @@ a porting error shows up as a jump. In float32 the gap grows from rounding alone
 is the gap between two PyTorch runs whose initial weights differ by one part in 10⁷
 (``perturb=1e-7``).
 
-Used by notebook 14 and ``tests/test_examples_mnist.py``.
+Used by notebook 15 and ``tests/test_examples_mnist.py``.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ What differs from upstream, and why:
   trains on everything).
 
 Run: ``python examples/mnist/main.py --epochs 1`` (``--help`` lists the flags). Its Gluon
-port is ``main_gluon.py`` next to it; notebook 14 walks through the port.
+port is ``main_gluon.py`` next to it; notebook 15 walks through the port.
 """
 import argparse
 

@@ -1,6 +1,6 @@
 """The Gluon port of ``main.py`` (pytorch/examples' MNIST script): same flags, same behaviour.
 
-Each change from ``main.py`` is one of the maps the collection teaches; notebook 14 walks
+Each change from ``main.py`` is one of the maps the collection teaches; notebook 15 walks
 through them hunk by hunk and proves the two scripts train in lockstep:
 
 - ``nn.Module`` → ``gluon.HybridBlock`` with ``hybrid_forward(F, x)``; ``Conv2d(1, 32, 3, 1)``
@@ -22,7 +22,7 @@ through them hunk by hunk and proves the two scripts train in lockstep:
   arrays are moved with ``as_in_context``); ``persistent_workers`` has no Gluon flag: the
   loader keeps its workers for its lifetime (notebook 4);
 - ``torch.save(model.state_dict(), "mnist_cnn.pt")`` → ``net.save_parameters("mnist_cnn.params")``;
-  ``python -m sidebyside.convert`` turns either file into the other (notebook 13).
+  ``python -m sidebyside.convert`` turns either file into the other (notebook 14).
 
 Run: ``python examples/mnist/main_gluon.py --epochs 1`` (``--help`` lists the flags).
 """

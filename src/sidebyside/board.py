@@ -3,11 +3,11 @@
 Both frameworks log in TensorBoard's format — PyTorch with ``torch.utils.tensorboard`` (or
 tensorboardX), MXNet with ``mxboard`` — so one TensorBoard shows both side by side::
 
-    >>> runs = read_events("runs")                  # {"torch": Run, "mxnet": Run, ...}
-    >>> runs["torch"].scalars["loss"]               # [(step, value), ...]
-    >>> with serve("runs") as board:                # a real TensorBoard on 127.0.0.1
-    ...     print(board.url, board.runs())
-    ...     board.scalars("mxnet", "loss")          # [(wall_time, step, value), ...] over HTTP
+    runs = read_events("runs")                  # {"torch": Run, "mxnet": Run, ...}
+    runs["torch"].scalars["loss"]               # [(step, value), ...]
+    with serve("runs") as board:                # a real TensorBoard on 127.0.0.1
+        print(board.url, board.runs())
+        board.scalars("mxnet", "loss")          # [(wall_time, step, value), ...] over HTTP
 
 **mxboard and tensorboard cannot share a Python process.** mxboard 0.1.0 ships its own copy of
 TensorBoard's ``.proto`` files under the same full names (``tensorboard.HistogramProto``, …).

@@ -3,6 +3,8 @@
 Notebooks show an error twice: once as a cell tagged ``raises-exception`` (the reader sees
 the real traceback), and once caught, so that a check can assert on it::
 
+    >>> from mxnet import nd
+    >>> from sidebyside import errors
     >>> failure = errors.catch(lambda: nd.ones(5, 3))
     >>> failure.type, failure.line
     ('MXNetError', 'Invalid context string 3')
@@ -14,16 +16,20 @@ MXNet's messages start with a C++ traceback banner (``Traceback …``, ``File "�
 and repeat the class name (``MXNetError: …``); :attr:`Failure.message` drops both, so the
 first line is what went wrong. :attr:`Failure.reason` is the gist of that line: the part
 after MXNet's ``Check failed: <expression>:`` prefix, up to the first full stop.
+
+A message that names a file in a notebook's temporary folder differs from machine to machine;
+:func:`short` writes the folder as ``<dir>``, so the message can be a compared output.
 """
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Failure", "catch", "Surfaced", "where_raised"]
+__all__ = ["Failure", "catch", "Surfaced", "where_raised", "short"]
 
 _BANNER = re.compile(r'^(Traceback \(most recent call last\):|\s+File ".*", line \d+)')
 
@@ -135,3 +141,21 @@ def where_raised(make: Callable[[], Any]) -> Surfaced:
             again = "raises again"
         return Surfaced("at the sync point", Failure(type(exc).__name__, _clean(exc)), again)
     return Surfaced("never")
+
+
+def short(text: Any, folder: str | os.PathLike, placeholder: str = "<dir>") -> str:
+    """``str(text)`` with the folder ``folder`` written as ``placeholder``.
+
+    Both spellings of the folder are replaced: as given, and with its symbolic links resolved
+    (a temporary folder under ``/tmp`` on one machine is under ``/private/tmp`` on another).
+
+    >>> short("cannot open /tmp/x1/model.params", "/tmp/x1")
+    'cannot open <dir>/model.params'
+    """
+    folder = os.fspath(folder)
+    if not folder:
+        raise ValueError("short() needs a folder to hide, not an empty path")
+    out = str(text)
+    for spelling in sorted({folder, os.path.realpath(folder)}, key=len, reverse=True):
+        out = out.replace(spelling, placeholder)
+    return out

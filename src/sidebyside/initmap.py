@@ -2,8 +2,8 @@
 
 ::
 
-    >>> from sidebyside.initmap import torch_init_like_mxnet
-    >>> torch_init_like_mxnet(model, mx.init.Xavier(magnitude=2.24))   # legacy scripts' choice
+    from sidebyside.initmap import torch_init_like_mxnet
+    torch_init_like_mxnet(model, mx.init.Xavier(magnitude=2.24))   # legacy scripts' choice
 
 draws every weight from the distribution MXNet 1.9.1 would draw it from, and sets what Gluon's
 layers set regardless of the initialiser: biases 0, normalisation layers' scale (``gamma``) 1

@@ -14,10 +14,10 @@ Both frameworks start several processes for one job, and both leave the bookkeep
 :func:`mxnet_ps` and :func:`torch_ddp` do this on loopback and return a :class:`Run` that holds
 each process's exit code and output::
 
-    >>> run = mxnet_ps([sys.executable, "worker.py"], num_workers=2)
-    >>> run.output("worker", 1)            # what worker 1 printed (stdout and stderr)
-    >>> run.run_dir / "worker0.txt"        # workers find this folder in $SIDEBYSIDE_RUN_DIR
-    >>> run = torch_ddp(["train.py", "--epochs", "1"], nproc=2)
+    run = mxnet_ps([sys.executable, "worker.py"], num_workers=2)
+    run.output("worker", 1)            # what worker 1 printed (stdout and stderr)
+    run.run_dir / "worker0.txt"        # workers find this folder in $SIDEBYSIDE_RUN_DIR
+    run = torch_ddp(["train.py", "--epochs", "1"], nproc=2)
 
 Why a launcher of our own? MXNet's ``tools/launch.py --launcher local`` crashes on Python ≥ 3.9
 (``'Thread' object has no attribute 'isAlive'``) and leaves a worker running. And a parameter
@@ -572,10 +572,10 @@ def mxnet_ps_commands(hosts: Sequence[str], worker_cmd: str, num_servers: int = 
 
     >>> for line in mxnet_ps_commands(["10.0.0.1", "10.0.0.2"], "python train.py"):
     ...     print(line)
-    10.0.0.1$ DMLC_ROLE=scheduler DMLC_PS_ROOT_URI=10.0.0.1 … python -c 'import mxnet' &
-    10.0.0.1$ DMLC_ROLE=server … python -c 'import mxnet' &
-    10.0.0.1$ DMLC_ROLE=worker … python train.py
-    10.0.0.2$ DMLC_ROLE=worker … python train.py
+    10.0.0.1$ DMLC_ROLE=scheduler DMLC_PS_ROOT_URI=10.0.0.1 ... python -c 'import mxnet' &
+    10.0.0.1$ DMLC_ROLE=server ... python -c 'import mxnet' &
+    10.0.0.1$ DMLC_ROLE=worker ... python train.py
+    10.0.0.2$ DMLC_ROLE=worker ... python train.py
     """
     hosts = _hosts(hosts)
     _check(1.0, num_servers=num_servers)
@@ -600,9 +600,9 @@ def torchrun_commands(hosts: Sequence[str], script: str, nproc_per_node: int = 1
     ``--node-rank`` fixes each node's place, so every host must start its line).
     ``script`` is the script and its arguments, as typed.
 
-    >>> torchrun_commands(["10.0.0.1", "10.0.0.2"], "train.py --epochs 1")[1]
-    '10.0.0.2$ torchrun --nnodes=2 --node-rank=1 --nproc-per-node=1 --rdzv-backend=static
-     --rdzv-endpoint=10.0.0.1:29400 train.py --epochs 1'      (one line)
+    >>> print(torchrun_commands(["10.0.0.1", "10.0.0.2"], "train.py --epochs 1")[1])
+    10.0.0.2$ torchrun --nnodes=2 --node-rank=1 --nproc-per-node=1 --rdzv-backend=static
+      --rdzv-endpoint=10.0.0.1:29400 train.py --epochs 1
     """
     hosts = _hosts(hosts)
     _check(1.0, nproc_per_node=nproc_per_node)

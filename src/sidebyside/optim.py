@@ -3,8 +3,8 @@
 :class:`TorchAdadelta` is ``torch.optim.Adadelta`` as an MXNet optimizer, registered under the
 name ``"torchadadelta"``::
 
-    >>> from sidebyside.optim import TorchAdadelta          # registers "torchadadelta"
-    >>> trainer = gluon.Trainer(net.collect_params(), "torchadadelta", {"learning_rate": 1.0})
+    from sidebyside.optim import TorchAdadelta          # registers "torchadadelta"
+    trainer = gluon.Trainer(net.collect_params(), "torchadadelta", {"learning_rate": 1.0})
 
 It matches ``torch.optim.Adadelta(params, lr=1.0, rho=0.9, eps=1e-6, weight_decay=0)``, with
 the arguments renamed ``learning_rate``, ``rho``, ``epsilon``, ``wd``. Each update is

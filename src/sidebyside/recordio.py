@@ -3,7 +3,7 @@
 Keep RecordIO data after dropping MXNet: nothing here imports ``mxnet`` (only ``struct``,
 ``numpy`` and Pillow; :class:`RecordDataset` imports ``torch`` when it is first used).
 The files it writes are byte for byte what MXNet's ``MXRecordIO`` writes for the same
-payloads, and it reads every file MXNet writes. Notebook 17 §3 checks both directions.
+payloads, and it reads every file MXNet writes. Notebook 18 §3 checks both directions.
 
 The ``.rec`` file: a sequence of records, each one or more *frames*::
 
@@ -65,7 +65,7 @@ import numpy as np
 __all__ = [
     "MAGIC", "IRHeader", "RecordIOError", "pack", "unpack", "pack_img", "unpack_img",
     "decode_image", "frame", "scan", "read_index", "RecordReader", "IndexedRecordReader",
-    "RecordWriter", "IndexedRecordWriter", "RecordDataset",
+    "RecordWriter", "IndexedRecordWriter", "RecordDataset",  # noqa: F822 (module __getattr__)
 ]
 
 MAGIC = 0xCED7230A
@@ -618,7 +618,7 @@ class _RecordDatasetBody:
 
     ``RecordDataset(rec_path, idx_path=None, transform=None, target_transform=None)``:
     torchvision's contract — ``transform`` gets the PIL image only, ``target_transform`` the
-    label only (Gluon's ``transform=`` gets both: notebook 17 §4). The label is what the
+    label only (Gluon's ``transform=`` gets both: notebook 18 §4). The label is what the
     record holds: a float (``flag == 0``) or a float32 array (multi-label records), as
     ``ImageRecordDataset`` returns it; ``target_transform=int`` gives class indices.
     Samples come in the index's order when ``idx_path`` is given, else in the file's order

@@ -3,13 +3,13 @@
 MXNet pushes every operator to its engine and returns at once; PyTorch does the same with
 CUDA kernels. A stopwatch around the call then measures the *launch*. :func:`measure` runs a
 callable several times and, unless told not to, waits for all pending work of both frameworks
-(:func:`sync`) before it stops the clock.
+(:func:`sync`) before it stops the clock::
 
-    >>> t = measure(lambda: mx.nd.dot(a, b), repeat=5)
-    >>> print(t)                      # median 41.2 ms (best 40.8 ms, 5 runs, synced)
-    >>> print(measure(lambda: mx.nd.dot(a, b), sync_each=False))
-    median 0.0213 ms (best 0.0198 ms, 5 runs, NOT synced: launch time only)
-    >>> t.median                      # seconds
+    t = measure(lambda: mx.nd.dot(a, b), repeat=5)
+    print(t)        # e.g. "median 41.2 ms (best 40.8 ms, 5 runs, synced)"
+    print(measure(lambda: mx.nd.dot(a, b), sync_each=False))
+                    # e.g. "median 0.0213 ms (best 0.0198 ms, 5 runs, NOT synced: launch time only)"
+    t.median        # seconds
 
 Timings are for reading, never for asserting: they depend on the machine and its load.
 """

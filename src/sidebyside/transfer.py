@@ -1,7 +1,7 @@
-"""Copy weights between a PyTorch ``nn.Module`` and a Gluon ``Block`` of the same architecture.
+"""Copy weights between a PyTorch ``nn.Module`` and a Gluon ``Block`` of the same architecture::
 
-    >>> pairs = torch_to_gluon(pt_net, mx_net)   # returns [(torch name, gluon name), ...]
-    >>> gluon_to_torch(mx_net, pt_net)           # the other way round
+    pairs = torch_to_gluon(pt_net, mx_net)   # returns [(torch name, gluon name), ...]
+    gluon_to_torch(mx_net, pt_net)           # the other way round
 
 Files (a Gluon ``.params`` file ⇄ a PyTorch state dict), with a check that both networks then
 compute the same outputs, are :mod:`sidebyside.convert`'s job; it uses this module.

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 17 · Legacy MXNet data: mx.io iterators and RecordIO
+# # 18 · Legacy MXNet data: mx.io iterators and RecordIO
 #
 # Scripts written for MXNet's Module API, and many Gluon scripts after them, do not read
 # their data through a `DataLoader` but through `mx.io`'s iterators, and their data sets
@@ -18,7 +18,7 @@
 #   the image alone.
 #
 # `DataLoader` on both sides is [notebook 4](04_data_loading.ipynb); metrics are
-# [notebook 10](10_metrics.ipynb).
+# [notebook 11](11_metrics.ipynb).
 
 # %% tags=["nbval-ignore-output"]
 import inspect

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 11 · Watching training: MXBoard next to TensorBoard
+# # 12 · Watching training: MXBoard next to TensorBoard
 #
 # **What you will learn**
 #

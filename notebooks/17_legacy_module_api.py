@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 16 · Legacy MXNet: the Module API, callbacks, and 2.x-era names
+# # 17 · Legacy MXNet: the Module API, callbacks, and 2.x-era names
 #
 # **What you will learn**
 #
@@ -20,8 +20,8 @@
 #
 # Gluon's own training loop is [notebook 3](03_mnist_mlp.ipynb); optimizers and their
 # float32 hyper-parameters are [notebook 8](08_optimizers_trainer.ipynb); metrics
-# [notebook 10](10_metrics.ipynb); Gluon and PyTorch files
-# [notebook 12](12_serialization.ipynb) and [notebook 13](13_converting_models.ipynb).
+# [notebook 11](11_metrics.ipynb); Gluon and PyTorch files
+# [notebook 13](13_serialization.ipynb) and [notebook 14](14_converting_models.ipynb).
 
 # %% tags=["nbval-ignore-output"]
 import argparse
@@ -621,7 +621,7 @@ assert sorted(p.name for p in WORK.glob("mlp*")) == ["mlp-0002.params", "mlp-sym
 # an `mx.metric.EvalMetric`. `mx.metric.create` turns a list into a `CompositeEvalMetric`.
 # `update_metric` feeds the Module's *outputs* — probabilities, after `SoftmaxOutput` — so
 # `'ce'` is the cross-entropy of probabilities, `−log(p + 1e-12)`; a PyTorch network's
-# logits need a softmax first ([notebook 10](10_metrics.ipynb) §8). On the 960 test images
+# logits need a softmax first ([notebook 11](11_metrics.ipynb) §2). On the 960 test images
 # that fill 15 batches (no padding: §5):
 
 # %% tags=["mxnet"]
@@ -818,7 +818,7 @@ short(label_missing.line)
 # `moving_var` → `weight`, `bias`, `running_mean`, `running_var`; `mapping=` renames layers),
 # runs the symbol with MXNet up to the layer before the loss and the PyTorch network on one
 # random input, and writes the `.pt` file only if they agree. (`convert.params_to_state_dict`,
-# the Gluon route of [notebook 13](13_converting_models.ipynb), reads a Module `.params` file too — it strips `arg:`/`aux:`
+# the Gluon route of [notebook 14](14_converting_models.ipynb), reads a Module `.params` file too — it strips `arg:`/`aux:`
 # — but only into a Gluon network whose full parameter names are the Module's,
 # `Dense(64, prefix='fc1_')`; it cannot take the `SymbolBlock`, which has no layers to pair.)
 

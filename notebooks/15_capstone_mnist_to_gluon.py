@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 14 · Capstone: porting a whole PyTorch script to Gluon
+# # 15 · Capstone: porting a whole PyTorch script to Gluon
 #
 # **What you will learn**
 #
@@ -31,7 +31,7 @@ import mxnet as mx
 import numpy as np
 import torch
 import torch.nn.functional as F
-from mxnet import autograd, gluon
+from mxnet import gluon
 
 from sidebyside import convert, data, devices, seeding, transfer
 from torchvision import transforms
@@ -117,7 +117,7 @@ for layer, fan_in in fans.items():
 #
 # `F.nll_loss(output, target)` of log-probabilities is the mean over the batch; Gluon's
 # `SoftmaxCrossEntropyLoss(from_logits=True)` takes the same log-probabilities and returns one
-# loss per sample ([notebook 10](10_metrics.ipynb)). The training step reduces it by
+# loss per sample ([notebook 10](10_losses.ipynb)). The training step reduces it by
 # `backward()` on the per-sample losses and `trainer.step(batch_size)` (which divides the
 # summed gradient by the batch size — [notebook 8](08_optimizers_trainer.ipynb)); the test
 # loop's `reduction='sum'` becomes `.sum()`.
@@ -178,7 +178,7 @@ show_diff(main_torch.main, main_gluon.main)
 # [notebook 1](01_install_and_environment.ipynb) says why MXNet's GPU wheels do not run on
 # the newest GPUs), the seeds (Gluon's shuffling draws from numpy, so numpy is seeded too), the
 # loaders (`persistent_workers` has no Gluon flag — [notebook 4](04_data_loading.ipynb) §8) and the
-# saved file ([notebook 12](12_serialization.ipynb)).
+# saved file ([notebook 13](13_serialization.ipynb)).
 #
 # The check: the learning rate of each of four epochs, PyTorch's scheduler against the port's
 # `set_learning_rate`.
@@ -335,7 +335,7 @@ for script, proc in procs.items():
     print(f"$ python {script} --epochs 1 --dry-run --save-model\n{out}")
 
 # %% [markdown]
-# The Gluon file converts to a PyTorch state dict with [notebook 13](13_converting_models.ipynb)'s
+# The Gluon file converts to a PyTorch state dict with [notebook 14](14_converting_models.ipynb)'s
 # converter; the PyTorch network loaded from it tests like the Gluon network loaded from the
 # file (on the 2 000 images of §5):
 
@@ -375,7 +375,7 @@ work.cleanup()
 # | default initialisation | `Xavier('uniform', 'in', magnitude=1)`, `Uniform(1/√fan_in)` | [6](06_blocks.ipynb) §2 |
 # | `nn.Dropout(p)` | `nn.Dropout(p)`, active only inside `record()` | [5](05_autograd.ipynb) §2, [7](07_hybridize_export.ipynb) §2 |
 # | `F.relu`, `F.max_pool2d(x, 2)`, `torch.flatten(x, 1)`, `F.log_softmax(x, dim=1)` | `F.relu`, `F.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type='max')`, `F.flatten(x)`, `F.log_softmax(x, axis=1)` | [7](07_hybridize_export.ipynb) §2 |
-# | `F.nll_loss(out, y)`; `reduction='sum'` | `SoftmaxCrossEntropyLoss(from_logits=True)` per sample; `.sum()` | [10](10_metrics.ipynb) |
+# | `F.nll_loss(out, y)`; `reduction='sum'` | `SoftmaxCrossEntropyLoss(from_logits=True)` per sample; `.sum()` | [10](10_losses.ipynb) |
 # | `model.train()`; `optimizer.zero_grad()`; `loss.backward()`; `optimizer.step()` | `with autograd.record():`; —; `loss.backward()`; `trainer.step(batch_size)` | [3](03_mnist_mlp.ipynb), [8](08_optimizers_trainer.ipynb) |
 # | `model.eval()`; `with torch.no_grad():` | nothing: outside `record()` | [5](05_autograd.ipynb) §2 |
 # | `loss.item()`; `pred.eq(target.view_as(pred)).sum().item()` | `loss.mean().asscalar()`; `(pred == target.astype(pred.dtype)).sum().asscalar()` | [2](02_tensor_ops.ipynb), [5](05_autograd.ipynb) §6 |
@@ -385,7 +385,7 @@ work.cleanup()
 # | `DataLoader(…, num_workers, pin_memory, persistent_workers, shuffle)`; `len(loader.dataset)` | `DataLoader(…, num_workers, pin_memory, shuffle)`; keep the dataset's length | [4](04_data_loading.ipynb) §8 |
 # | `torch.accelerator.is_available()`, `.to(device)` | `mx.context.num_gpus()`, `mx.gpu(0)`, `.as_in_context(ctx)` | [1](01_install_and_environment.ipynb) |
 # | `torch.manual_seed(seed)` | `mx.random.seed(seed)`, `np.random.seed(seed)` | [3](03_mnist_mlp.ipynb) |
-# | `torch.save(model.state_dict(), "mnist_cnn.pt")` | `model.save_parameters("mnist_cnn.params")`; either converts to the other | [12](12_serialization.ipynb), [13](13_converting_models.ipynb) |
+# | `torch.save(model.state_dict(), "mnist_cnn.pt")` | `model.save_parameters("mnist_cnn.params")`; either converts to the other | [13](13_serialization.ipynb), [14](14_converting_models.ipynb) |
 #
 # ## Exercises
 #
@@ -397,7 +397,7 @@ work.cleanup()
 #    How large is the gap in each, and which layers' gradients are wrong?
 # 3. Train `main_gluon.py` for one full epoch with its defaults and compare its test accuracy
 #    with `main.py`'s. Then run `python -m sidebyside.convert mnist_cnn.pt mnist_cnn.params …`
-#    ([notebook 13](13_converting_models.ipynb) §4 gives the flags) and test the converted Gluon model.
+#    ([notebook 14](14_converting_models.ipynb) §4 gives the flags) and test the converted Gluon model.
 
 # %% [markdown]
 # :::{dropdown} Solutions

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 15 · Capstone: porting a legacy MXNet script to PyTorch
+# # 16 · Capstone: porting a legacy MXNet script to PyTorch
 #
 # **What you will learn**
 #
@@ -34,7 +34,6 @@ import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import torch
-import torch.nn.functional as F
 from mxnet import autograd, gluon
 from mxnet.gluon.model_zoo import vision as models
 from torchmetrics.classification import MulticlassAccuracy
@@ -184,7 +183,7 @@ assert fresh.fc.bias.abs().max() == 0 and fresh.bn1.weight.min() == 1
 print((EXAMPLE / "data.py").read_text().split("def mnist_iterator")[1].split("def cifar10")[0])
 
 # %% [markdown]
-# Three things the iterator does that the call does not say ([notebook 17](17_legacy_data_recordio.ipynb)
+# Three things the iterator does that the call does not say ([notebook 18](18_legacy_data_recordio.ipynb)
 # §2 shows each): it divides pixels by **256**; it shuffles the training set **once**, so
 # every epoch sees the same order; and it drops the last partial batch — the validation loop
 # sees 312 × 32 = 9 984 of the 10 000 test images. The validation iterator is shuffled too —
@@ -261,7 +260,7 @@ with warnings.catch_warnings():
 # float64 weights: 0.01 becomes 0.009999999776…. Given the same rounded numbers, PyTorch's
 # float64 step is MXNet's to rounding; given 0.01, it is off by float32's rounding of the
 # learning rate. No porting error — but a float64 parity check must know it
-# ([notebook 16](16_legacy_module_api.ipynb) §3 finds the same in `Module.fit`).
+# ([notebook 17](17_legacy_module_api.ipynb) §3 finds the same in `Module.fit`).
 
 # %%
 gap = {k: r.weight_gap_of("gluon").max() for k, r in steps.items()}
@@ -316,7 +315,7 @@ legacy(r"metric.update\(label, outputs\)", r"epoch, i, batch_size")
 # %% [markdown]
 # **PyTorch**: `torchmetrics`' `MulticlassAccuracy(average='micro')` is `mx.metric.Accuracy`
 # — the fraction of right answers over everything seen since `reset()`
-# ([notebook 10](10_metrics.ipynb); `average='macro'`, its default, is another number). The
+# ([notebook 11](11_metrics.ipynb); `average='macro'`, its default, is another number). The
 # port keeps the log lines' format, so tools that parse them keep working:
 
 # %%
@@ -429,9 +428,9 @@ assert sorted(p.name for p in Path(work.name).iterdir()) == [
 
 # %% [markdown]
 # The legacy script saved with `save_params` — keys without the network's prefix
-# ([notebook 12](12_serialization.ipynb) §3). `sidebyside.convert` reads that file into the
+# ([notebook 13](13_serialization.ipynb) §3). `sidebyside.convert` reads that file into the
 # port's network and checks both on an input before writing the `.pt`
-# ([notebook 13](13_converting_models.ipynb)); then both networks test on the batches the
+# ([notebook 14](14_converting_models.ipynb)); then both networks test on the batches the
 # legacy loop sees:
 
 # %% tags=["nbval-ignore-output"]
@@ -472,9 +471,9 @@ assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie 
 # | legacy | what it does | the port |
 # |---|---|---|
 # | `--mode hybrid` | `net.hybridize()`: a cached graph, the same numbers | eager; `torch.compile` is the speed counterpart ([notebook 7](07_hybridize_export.ipynb)) |
-# | `--mode symbolic` | `mx.mod.Module(SoftmaxOutput(net(data))).fit(...)` with **its defaults**: `Uniform(0.01)` weights, SGD at 0.01, no weight decay (`--lr`/`--wd` ignored), a `Speedometer` line per batch, no validation, nothing saved | the same loop with those settings and log lines ([notebook 16](16_legacy_module_api.ipynb)) |
+# | `--mode symbolic` | `mx.mod.Module(SoftmaxOutput(net(data))).fit(...)` with **its defaults**: `Uniform(0.01)` weights, SGD at 0.01, no weight decay (`--lr`/`--wd` ignored), a `Speedometer` line per batch, no validation, nothing saved | the same loop with those settings and log lines ([notebook 17](17_legacy_module_api.ipynb)) |
 # | `--gpus N`: `split_and_load` over N contexts, `kvstore='device'`, `trainer.step(total batch)` | gradients summed over the devices, divided by the total batch | `DistributedDataParallel`, one process per device, which *averages* the per-process mean gradients — the same update ([notebook 9](09_distributed.ipynb)); `--cpu-replicas N` runs it on CPU processes (gloo) |
-# | `net.save_params(f)` | deprecated; keys without the prefix | `torch.save(net.state_dict(), f)` ([notebook 12](12_serialization.ipynb)) |
+# | `net.save_params(f)` | deprecated; keys without the prefix | `torch.save(net.state_dict(), f)` ([notebook 13](13_serialization.ipynb)) |
 #
 # `tests/test_examples_image_classification.py` runs every row: the three legacy modes, the
 # port's imperative and symbolic modes and two CPU replicas, and checks the log lines.
@@ -485,21 +484,21 @@ assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie 
 #
 # | MXNet (`image_classification.py`) | PyTorch (`main_torch.py`) | taught in |
 # |---|---|---|
-# | `model_zoo.vision.get_model('resnet18_v1', classes, thumbnail, ctx, pretrained)` | `torchvision.models.resnet18(num_classes)`, first conv for the data's channels; thumbnail and v1-bottleneck layouts by hand | §1, [13](13_converting_models.ipynb) |
+# | `model_zoo.vision.get_model('resnet18_v1', classes, thumbnail, ctx, pretrained)` | `torchvision.models.resnet18(num_classes)`, first conv for the data's channels; thumbnail and v1-bottleneck layouts by hand | §1, [14](14_converting_models.ipynb) |
 # | `net.initialize(mx.init.Xavier(magnitude=2.24), ctx)` | `xavier_uniform_(w, gain=√(2.24/3))`, zero biases | §2, [6](06_blocks.ipynb) §2 |
-# | `mx.io.MNISTIter(image, label, input_shape, batch_size, shuffle, flat)` | `Dataset` of pixels / 256, one fixed shuffle, `drop_last=True` | §3, [17](17_legacy_data_recordio.ipynb) §2 |
-# | `mx.io.ImageRecordIter(path_imgrec=…)` (cifar10) | `sidebyside.recordio.RecordDataset` | [17](17_legacy_data_recordio.ipynb) §3 |
-# | `DataBatch` `.data[0]`/`.label[0]`, `train_data.reset()` | `for x, y in loader` | [17](17_legacy_data_recordio.ipynb) §1 |
+# | `mx.io.MNISTIter(image, label, input_shape, batch_size, shuffle, flat)` | `Dataset` of pixels / 256, one fixed shuffle, `drop_last=True` | §3, [18](18_legacy_data_recordio.ipynb) §2 |
+# | `mx.io.ImageRecordIter(path_imgrec=…)` (cifar10) | `sidebyside.recordio.RecordDataset` | [18](18_legacy_data_recordio.ipynb) §3 |
+# | `DataBatch` `.data[0]`/`.label[0]`, `train_data.reset()` | `for x, y in loader` | [18](18_legacy_data_recordio.ipynb) §1 |
 # | `gluon.utils.split_and_load(batch, ctx_list)`, `[mx.gpu(i) …]`, `kvstore` | `DistributedDataParallel`, `torch.device` | §8, [9](09_distributed.ipynb) |
 # | `gluon.Trainer(params, 'sgd', {learning_rate, wd}, kvstore)` | `optim.SGD(params, lr, weight_decay)` | §4, [8](08_optimizers_trainer.ipynb) |
-# | `gluon.loss.SoftmaxCrossEntropyLoss()`; `L.backward()`; `trainer.step(batch_size)` | `F.cross_entropy(out, y).backward()`; `optimizer.step()` | §4, [10](10_metrics.ipynb) |
+# | `gluon.loss.SoftmaxCrossEntropyLoss()`; `L.backward()`; `trainer.step(batch_size)` | `F.cross_entropy(out, y).backward()`; `optimizer.step()` | §4, [10](10_losses.ipynb) |
 # | `with ag.record():` | `model.train()`, `optimizer.zero_grad()` | [5](05_autograd.ipynb) |
-# | `mx.metric.Accuracy()`, `.update(label, outputs)`, `.get()` | `MulticlassAccuracy(average='micro')`, `.update`, `.compute()` | §6, [10](10_metrics.ipynb) |
+# | `mx.metric.Accuracy()`, `.update(label, outputs)`, `.get()` | `MulticlassAccuracy(average='micro')`, `.update`, `.compute()` | §6, [11](11_metrics.ipynb) |
 # | `logging.info('[Epoch %d Batch %d] speed: …')` | the same lines | §6 |
 # | BatchNorm (`momentum=0.9`, biased running variance) | `BatchNorm2d` (`momentum=0.1`, unbiased) | §5 |
 # | `net.hybridize()` | eager, or `torch.compile` | [7](07_hybridize_export.ipynb) |
-# | `mx.sym.var`, `mx.sym.SoftmaxOutput`, `mx.mod.Module(...).fit(..., batch_end_callback=mx.callback.Speedometer(b, 1))` | a training loop with `Module.fit`'s defaults | §8, [16](16_legacy_module_api.ipynb) |
-# | `net.save_params(f)` | `torch.save(net.state_dict(), f)`; `sidebyside.convert` for the trained file | §8, [12](12_serialization.ipynb) §3, [13](13_converting_models.ipynb) |
+# | `mx.sym.var`, `mx.sym.SoftmaxOutput`, `mx.mod.Module(...).fit(..., batch_end_callback=mx.callback.Speedometer(b, 1))` | a training loop with `Module.fit`'s defaults | §8, [17](17_legacy_module_api.ipynb) |
+# | `net.save_params(f)` | `torch.save(net.state_dict(), f)`; `sidebyside.convert` for the trained file | §8, [13](13_serialization.ipynb) §3, [14](14_converting_models.ipynb) |
 # | `mx.random.seed(opt.seed)` | `torch.manual_seed(opt.seed)` | [3](03_mnist_mlp.ipynb) |
 # | `argparse` flags | the same flags | §8 |
 #

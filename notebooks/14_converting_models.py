@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 13 · Converting trained models between MXNet Gluon and PyTorch
+# # 14 · Converting trained models between MXNet Gluon and PyTorch
 #
 # **What you will learn**
 #
@@ -15,7 +15,7 @@
 #
 # MXNet is retired, so the first direction shown is the one most readers need: a trained
 # MXNet model into PyTorch. Saving and loading *within* one framework is
-# [notebook 12](12_serialization.ipynb); how each layer's weights are laid out is
+# [notebook 13](13_serialization.ipynb); how each layer's weights are laid out is
 # [notebook 6](06_blocks.ipynb) §1 and §3.
 
 # %% tags=["nbval-ignore-output"]
@@ -124,7 +124,7 @@ print(short(result.report()))
 
 # %% [markdown]
 # What the PyTorch project then does is ordinary PyTorch: build the model, load the state dict
-# (`torch.load` reads it with `weights_only=True`, the safe default — [notebook 12](12_serialization.ipynb) §3).
+# (`torch.load` reads it with `weights_only=True`, the safe default — [notebook 13](13_serialization.ipynb) §3).
 
 # %%
 migrated = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10))
@@ -591,7 +591,7 @@ folder.cleanup()
 # `tanh`.
 #
 # The seed articles do not cover converting models; their save/load rows are checked in
-# [notebook 12](12_serialization.ipynb).
+# [notebook 13](13_serialization.ipynb).
 #
 # ## Exercises
 #

@@ -1,5 +1,5 @@
 # %% [markdown]
-# # 12 · Saving and loading: parameters, checkpoints, file formats, deployment
+# # 13 · Saving and loading: parameters, checkpoints, file formats, deployment
 #
 # **What you will learn**
 #
@@ -12,11 +12,10 @@
 # - the deployment formats (`export()` + `SymbolBlock.imports`, `torch.export`, TorchScript),
 #   and DLPack, which hands an array from one framework to the other without a copy.
 #
-# Converting a trained model *between* the frameworks is [notebook 13](13_converting_models.ipynb).
+# Converting a trained model *between* the frameworks is [notebook 14](14_converting_models.ipynb).
 
 # %% tags=["nbval-ignore-output"]
 import json
-import os
 import tempfile
 import warnings
 import zipfile
@@ -393,7 +392,7 @@ assert save_error.brief == ("AttributeError", "'ValueError' object has no attrib
 
 # %% [markdown]
 # To PyTorch: `mx.nd.load` reads either file into a dict of arrays; only the keys differ.
-# `sidebyside.convert` ([notebook 13](13_converting_models.ipynb)) pairs a Gluon network
+# `sidebyside.convert` ([notebook 14](14_converting_models.ipynb)) pairs a Gluon network
 # with a PyTorch one and reads both kinds — for a `save_params` file it puts the Gluon
 # network's prefix back, as `load_parameters` does. Into torchvision's ResNet-18, with
 # `resnet18_v1`'s old keys beside the state dict's:
