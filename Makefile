@@ -4,7 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PIP_VERSION := 26.3
-NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb notebooks/deep_dives/*.ipynb))
 PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.32.0 \
                 protobuf==7.36.2 onnx==1.19.0
 # WHEELHOUSE=<folder> (made by `make wheelhouse`): install from it with no network at all
@@ -99,7 +99,7 @@ portability: setup
 # scripts, the tools a notebook names (not the page generators or test plugins), or the dataset.
 BOOK_CACHE := book/_build/.jupyter_cache
 BOOK_TOOLS := $(foreach t,$(wildcard tools/*.py),\
-  $(if $(shell grep -lw '$(basename $(notdir $(t)))' notebooks/*.py),$(t)))
+  $(if $(shell grep -lw '$(basename $(notdir $(t)))' notebooks/*.py notebooks/deep_dives/*.py 2>/dev/null),$(t)))
 BOOK_CACHE_INPUTS := requirements.txt constraints.txt $(STAMP) \
   $(sort $(wildcard src/sidebyside/*.py examples/*/*.py) $(BOOK_TOOLS))
 book: setup
@@ -141,12 +141,14 @@ benchmarks-page: setup
 
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup
-	$(BIN)/jupytext --sync notebooks/*.ipynb
+	$(BIN)/jupytext --sync $(NOTEBOOKS)
 
-## notebooks: re-execute every notebook in place, storing its outputs (maintainers)
-notebooks: sync
-	$(BIN)/jupytext --set-kernel python3 --sync --execute $(NOTEBOOKS)
-	$(BIN)/python tools/trim_tracebacks.py $(NOTEBOOKS)
+## notebooks: re-execute every notebook in place, storing its outputs (maintainers);
+## NB="notebooks/08_optimizers_trainer.ipynb ..." re-executes only those
+NB ?= $(NOTEBOOKS)
+notebooks: setup
+	$(BIN)/jupytext --set-kernel python3 --sync --execute $(NB)
+	$(BIN)/python tools/trim_tracebacks.py $(NB)
 
 ## clean: remove the built book (and its execution cache) and pytest's cache
 clean:

@@ -14,6 +14,8 @@
 # Every claim below is a cell that runs. Cells whose output depends on your machine (versions,
 # devices) are tagged `nbval-ignore-output` so the tests do not compare their output; the
 # `assert`s after them still run.
+#
+# **Prerequisites**: none: Python 3.11 and a shell. **Time**: about 20 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import inspect

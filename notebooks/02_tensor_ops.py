@@ -13,6 +13,9 @@
 #
 # The table lives in `sidebyside.apimap` as data. This notebook runs it, and shows the rows
 # that need more than a rename one by one.
+#
+# **Prerequisites**: [notebook 1](01_install_and_environment.ipynb) (the environment and its
+# pins). **Time**: about 35 minutes.
 
 # %%
 import mxnet as mx
@@ -24,6 +27,8 @@ from mxnet import nd
 from sidebyside import apimap, compare, devices, errors, seeding
 
 SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 # %% tags=["nbval-ignore-output"]
 devs = devices.pick()

@@ -25,19 +25,21 @@
 # most of that time goes into decoding and normalising the images one at a time in each
 # framework's data pipeline. Raise `EPOCHS` (the only knob) for a better model: each epoch adds the two epoch
 # times printed in section 5.
+#
+# **Prerequisites**: [notebook 2](02_tensor_ops.ipynb) (tensors and their dtypes). **Time**:
+# about 45 minutes.
 
 # %% [markdown]
 # This notebook times the two frameworks against each other, so both get every CPU. MXNet
 # gives its operators half of them unless told otherwise, and only a variable set *before*
 # `import mxnet` changes that ([notebook 1 §3](01_install_and_environment.ipynb)):
 
-# %%
+# %% tags=["nbval-ignore-output"]
 import os
 
-if "MXNET_OMP_MAX_THREADS" not in os.environ:
+if "MXNET_OMP_MAX_THREADS" not in os.environ:      # before `import mxnet`, or it is ignored
     os.environ["MXNET_OMP_MAX_THREADS"] = str(len(os.sched_getaffinity(0)))
 
-# %% tags=["nbval-ignore-output"]
 import copy
 import inspect
 import itertools
@@ -57,10 +59,9 @@ from sidebyside import (compare, data, devices, errors, plotting, seeding, threa
 EPOCHS = 5 if data.dataset_name() == "mnist" else 3   # the one knob (longer = better)
 BATCH_SIZE = 128
 LR = 0.1
-SEED = 0
 NUM_WORKERS = 0     # worker processes: notebook 4 §7
 
-seeding.seed_everything(SEED)
+SEED = seeding.seed_everything(0)
 devs = devices.pick()
 pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 print("dataset:", data.dataset_name())

@@ -17,6 +17,9 @@
 # about blocks are tested on the way; the verdicts are collected in the summary.
 # `HybridBlock`, `hybridize()`, `export()` and `SymbolBlock` are
 # [notebook 7](07_hybridize_export.ipynb).
+#
+# **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the MLP as a Block and a Module).
+# **Time**: about 50 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import inspect
@@ -36,16 +39,16 @@ from sidebyside import compare, devices, errors, initmap, seeding, transfer
 
 print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
       f" · mxnet {mx.__version__}")
+SEED = seeding.seed_everything(0)
+devs = devices.pick(verbose=False)
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 # %% [markdown]
 # Each framework picks its own device (a GPU when one really works, else the CPU), and
 # two one-liners move a numpy array onto it:
 
 # %% tags=["nbval-ignore-output"]
-seeding.seed_everything(0)
 rng = np.random.default_rng(0)
-devs = devices.pick(verbose=False)
-pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 
 def to_pt(a):

@@ -15,6 +15,9 @@
 # The networks are built on both sides, PyTorch's weights are copied into Gluon with
 # `sidebyside.transfer`, and a check cell compares the numbers. `Block`, parameters and
 # layer defaults are [notebook 6](06_blocks.ipynb).
+#
+# **Prerequisites**: [notebook 6](06_blocks.ipynb) (Blocks and parameters). **Time**: about
+# 35 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import contextlib
@@ -41,16 +44,16 @@ from sidebyside import compare, devices, errors, seeding, threads, timing, trans
 
 print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
       f" · mxnet {mx.__version__}")
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 # %% [markdown]
 # Each framework picks its own device (a GPU when one really works, else the CPU), and
 # two one-liners move a numpy array onto it:
 
 # %% tags=["nbval-ignore-output"]
-seeding.seed_everything(0)
 rng = np.random.default_rng(0)
-devs = devices.pick()
-pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 
 def to_pt(a):

@@ -17,6 +17,9 @@
 # Everything runs on one small least-squares problem, in float64 where MXNet allows it, so
 # that "the same steps" can be checked to rounding level. Multi-device and distributed
 # training are [notebook 9](09_distributed.ipynb).
+#
+# **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the Trainer in a training loop) and
+# [notebook 5](05_autograd.ipynb) (gradients). **Time**: about 40 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import inspect
@@ -33,8 +36,9 @@ from mxnet import autograd, gluon
 from sidebyside import compare, devices, errors, seeding
 from sidebyside.optim import TorchAdadelta       # registers the optimizer "torchadadelta" (§5)
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
 devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 # %% [markdown]
 # ## 1. One problem, two optimizers

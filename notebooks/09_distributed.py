@@ -16,6 +16,10 @@
 #
 # The processes are started by `sidebyside.launch`, which fails fast, has a hard timeout and
 # leaves no process behind (section 4 shows why MXNet's own launcher does not do for this).
+#
+# **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the training loop) and [notebook
+# 8](08_optimizers_trainer.ipynb) (`trainer.step` and its scaling). **Time**: about 25
+# minutes.
 
 # %% tags=["nbval-ignore-output"]
 import subprocess
@@ -34,8 +38,9 @@ from torchvision import transforms as pt_transforms
 
 from sidebyside import compare, data, devices, errors, launch, seeding
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
 devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 workdir = tempfile.TemporaryDirectory()      # scripts and results of this notebook's runs
 WORK = Path(workdir.name)
 

@@ -12,6 +12,9 @@
 # - how to run a real TensorBoard offline, and what state MXBoard is in: an import that
 #   cannot share a process with TensorBoard, a protobuf pin, and the escape hatch measured
 #   against five protobuf releases.
+#
+# **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the training loop that is logged).
+# **Time**: about 20 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import json
@@ -35,8 +38,9 @@ from torch.utils.tensorboard import SummaryWriter
 
 from sidebyside import board, data, devices, errors, plotting, seeding
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
 devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 logs = tempfile.TemporaryDirectory()     # the event files of this notebook
 LOGDIR = Path(logs.name)
 

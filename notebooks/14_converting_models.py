@@ -17,6 +17,9 @@
 # MXNet model into PyTorch. Saving and loading *within* one framework is
 # [notebook 13](13_serialization.ipynb); how each layer's weights are laid out is
 # [notebook 6](06_blocks.ipynb) §1 and §3.
+#
+# **Prerequisites**: [notebook 6](06_blocks.ipynb) (layer layouts) and [notebook
+# 13](13_serialization.ipynb) (parameter files). **Time**: about 25 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import os
@@ -38,9 +41,11 @@ from mxnet.gluon import rnn
 from mxnet.gluon.model_zoo import vision
 from torch import nn
 
-from sidebyside import convert, data, errors, seeding, transfer
+from sidebyside import convert, data, devices, errors, seeding, transfer
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 folder = tempfile.TemporaryDirectory()
 WORK = Path(folder.name)
 

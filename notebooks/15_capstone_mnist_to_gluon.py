@@ -17,6 +17,10 @@
 # upstream script as this collection runs it: offline data from `sidebyside.data`, a
 # `--dataset` flag; see `examples/mnist/README.md`) and `examples/mnist/main_gluon.py` (the
 # port). This notebook reads them, shows their differences, and runs them.
+#
+# **Prerequisites**: notebooks [3](03_mnist_mlp.ipynb), [8](08_optimizers_trainer.ipynb) and
+# [10](10_losses.ipynb) (the loop, the optimizer and the loss it ports). **Time**: about 20
+# minutes.
 
 # %% tags=["nbval-ignore-output"]
 import difflib
@@ -41,8 +45,9 @@ sys.path.insert(0, str(EXAMPLE))
 import lockstep  # noqa: E402  (examples/mnist/lockstep.py: imports both scripts)
 
 main_torch, main_gluon = lockstep.main_torch, lockstep.main_gluon
-seeding.seed_everything(0)
-devices.pick()
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 
 def show_diff(torch_obj, gluon_obj):

@@ -19,6 +19,10 @@
 # `image_classification.py` (the legacy script as this collection runs it, offline; see that
 # folder's `README.md`) with its `data.py`, and `main_torch.py` (the port). MXNet has been
 # retired since 2023: this is the direction most readers now travel.
+#
+# **Prerequisites**: notebooks [3](03_mnist_mlp.ipynb), [8](08_optimizers_trainer.ipynb),
+# [10](10_losses.ipynb) and [11](11_metrics.ipynb) (the loop, the `Trainer`, the loss and
+# the metric it ports). **Time**: about 25 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import math
@@ -46,8 +50,9 @@ import lockstep  # noqa: E402  (examples/image_classification/lockstep.py)
 
 main_torch = lockstep.main_torch
 LEGACY = (EXAMPLE / "image_classification.py").read_text().splitlines()
-seeding.seed_everything(0)
-devices.pick()
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 
 
 def legacy(first, last=None):

@@ -22,6 +22,9 @@
 # float32 hyper-parameters are [notebook 8](08_optimizers_trainer.ipynb); metrics
 # [notebook 11](11_metrics.ipynb); Gluon and PyTorch files
 # [notebook 13](13_serialization.ipynb) and [notebook 14](14_converting_models.ipynb).
+#
+# **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (Gluon's training loop) and [notebook
+# 8](08_optimizers_trainer.ipynb) (the optimizers). **Time**: about 45 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import argparse
@@ -45,9 +48,11 @@ import torchmetrics
 from mxnet import gluon, npx
 from torch import nn
 
-from sidebyside import compare, convert, data, errors, seeding
+from sidebyside import compare, convert, data, devices, errors, seeding
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 folder = tempfile.TemporaryDirectory()
 WORK = Path(folder.name)
 # SymbolBlock warns that it cannot infer the input's dtype (§6); the warning names a file

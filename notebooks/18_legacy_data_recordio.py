@@ -19,6 +19,9 @@
 #
 # `DataLoader` on both sides is [notebook 4](04_data_loading.ipynb); metrics are
 # [notebook 11](11_metrics.ipynb).
+#
+# **Prerequisites**: [notebook 4](04_data_loading.ipynb) (`DataLoader` on both sides).
+# **Time**: about 40 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import inspect
@@ -40,9 +43,11 @@ from mxnet import gluon
 from PIL import Image
 from torch.utils.data import DataLoader, RandomSampler, TensorDataset
 
-from sidebyside import data, errors, imagefolder, recordio, seeding
+from sidebyside import data, devices, errors, imagefolder, recordio, seeding
 
-seeding.seed_everything(0)
+SEED = seeding.seed_everything(0)
+devs = devices.pick()
+pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 ROOT = data.data_root()                      # absolute: the folder changes below
 RAW = data.raw_dir()                         # the IDX files, uncompressed
 fm_test = data.torch_dataset(root=ROOT, train=False)

@@ -15,6 +15,11 @@ from conftest import ROOT
 NOTEBOOKS = sorted((ROOT / "notebooks").rglob("*.ipynb"))
 NOTEBOOKS = [p for p in NOTEBOOKS if ".ipynb_checkpoints" not in p.parts]
 SCRIPTS = sorted(p for p in (ROOT / "notebooks").rglob("*.py") if ".ipynb_checkpoints" not in p.parts)
+# the tutorials (notebooks/NN_topic.ipynb) and the deep dives they link to
+CORE = [p for p in NOTEBOOKS if p.parent.name == "notebooks" and re.match(r"\d\d_", p.name)]
+DEEP_DIVES = [p for p in NOTEBOOKS if p.parent.name == "deep_dives"]
+TEMPLATE = ROOT / "templates" / "NN_topic.py"
+MAX_CELLS = 100   # one sitting (CONTRIBUTING.md)
 
 
 def cells(nb):
@@ -86,19 +91,115 @@ def test_checks_in_counts_statements_not_words():
     assert checks_in("assert x\ncompare.assert_same(a, b)\nnp.testing.assert_allclose(a, b)") == 3
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_anatomy(path):
-    nb = nbformat.read(path, as_version=4)
+def test_every_notebook_is_a_tutorial_or_a_deep_dive():
+    assert sorted(CORE + DEEP_DIVES) == NOTEBOOKS, (
+        "notebooks/ holds NN_topic.ipynb tutorials and notebooks/deep_dives/*.ipynb only")
+
+
+def anatomy_problems(nb, deep_dive: bool = False) -> list[str]:
+    """What a notebook lacks of CONTRIBUTING.md's anatomy (an empty list: nothing)."""
+    problems = []
     first = nb.cells[0]
-    assert first.cell_type == "markdown" and first.source.startswith("# "), "starts with a title"
-    assert "What you will learn" in first.source
+    if not (first.cell_type == "markdown" and first.source.startswith("# ")):
+        return ["it does not start with a title"]
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    assert "## Summary" in text and "## Exercises" in text
+    if deep_dive:
+        if not re.search(r"\]\(\.\./\d\d_\w+\.ipynb\)", first.source):
+            problems.append("the header does not link back to the tutorial it deepens")
+        if "## What this means for a port" not in text:
+            problems.append("no '## What this means for a port'")
+    else:
+        if "What you will learn" not in first.source:
+            problems.append("no 'What you will learn' in the header")
+        for word in ("**Prerequisites**", "**Time**"):
+            if word not in first.source:
+                problems.append(f"no {word} in the header")
+        for heading in ("## Summary", "## Exercises"):
+            if heading not in text:
+                problems.append(f"no '{heading}'")
     numbered = sections(nb)
-    assert numbered, "numbered sections (## 1. …)"
+    if not numbered:
+        problems.append("no numbered sections (## 1. …)")
     unchecked = [title for title, cells in numbered.items()
                  if sum(checks_in(c.source) for c in cells) == 0]
-    assert not unchecked, f"sections without a single check: {unchecked}"
+    if unchecked:
+        problems.append(f"sections without a single check: {unchecked}")
+    return problems
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_anatomy(path):
+    problems = anatomy_problems(nbformat.read(path, as_version=4), path in DEEP_DIVES)
+    assert not problems, f"{path.name}: {problems}"
+
+
+def test_anatomy_problems_are_found():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook(cells=[
+        md("# 9 · X\n\n**What you will learn**\n\n- a\n\n**Prerequisites**: none."),
+        md("## 1. One"), code("x = 1  # assert x"), md("## Summary\n\n## Exercises")])
+    assert anatomy_problems(nb) == ["no **Time** in the header",
+                                    "sections without a single check: ['## 1. One']"]
+    assert anatomy_problems(nb, deep_dive=True)[:2] == [
+        "the header does not link back to the tutorial it deepens",
+        "no '## What this means for a port'"]
+
+
+def test_the_template_has_the_anatomy():
+    """templates/NN_topic.py, where a new notebook starts (CONTRIBUTING.md), is itself a
+    notebook of the collection's form, with the setup lines every notebook uses."""
+    nb = jupytext.read(TEMPLATE)
+    assert anatomy_problems(nb) == []
+    assert not unhidden_solutions(nb)
+    assert setup_problems(nb) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_one_sitting(path):
+    """At most 100 cells: a longer investigation goes to a deep dive (CONTRIBUTING.md)."""
+    count = len(nbformat.read(path, as_version=4).cells)
+    assert count <= MAX_CELLS, f"{path.name}: {count} cells; move an investigation to a deep dive"
+
+
+MARKDOWN_HEADING = re.compile(r"^#\s?#{1,6} \S")
+
+
+def headings_in_code(nb) -> list[tuple[int, str]]:
+    """Code cells holding a line that reads as a Markdown heading (``# ## 4. …``): a lost
+    ``# %% [markdown]`` marker in the py:percent twin turns a section into comments."""
+    return [(n, line) for n, cell in enumerate(nb.cells) if cell.cell_type == "code"
+            for line in cell.source.splitlines() if MARKDOWN_HEADING.match(line)]
+
+
+def test_headings_in_code_are_found():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+    nb = nbformat.v4.new_notebook(cells=[md("## 4. Fine"), code("x = 1\n# ## 4. Lost\n#  # no")])
+    assert headings_in_code(nb) == [(1, "# ## 4. Lost")]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_markdown_heading_inside_a_code_cell(path):
+    found = headings_in_code(nbformat.read(path, as_version=4))
+    assert not found, f"{path.name}: Markdown headings inside code cells: {found}"
+
+
+SETUP_LINES = ("SEED = seeding.seed_everything(0)", "devs = devices.pick(",
+               "pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device")
+
+
+def setup_problems(nb) -> list[str]:
+    """The setup lines (CONTRIBUTING.md) missing from the notebook's first code cell."""
+    first = next(c for c in nb.cells if c.cell_type == "code").source
+    return [line for line in SETUP_LINES if line not in first]
+
+
+@pytest.mark.parametrize("path", [p for p in CORE if not p.name.startswith("01_")],
+                         ids=lambda p: p.name)
+def test_one_setup_cell_form(path):
+    """Notebooks 2 onwards seed and pick devices in their imports cell, in one form (the
+    first notebook is about the environment and picks the devices in its §3)."""
+    missing = setup_problems(nbformat.read(path, as_version=4))
+    assert not missing, f"{path.name}: the imports cell lacks {missing}"
 
 
 # A number with a fractional part, not part of a version string such as 1.23.5.
@@ -221,6 +322,8 @@ def test_cross_references_are_links(path):
                   for m in BARE_URL.finditer(text)]
         for m in NOTEBOOK_LINK.finditer(cell.source):
             number, target = int(m.group(2)), m.group(3)
+            # a deep dive links up to its tutorial (../05_autograd.ipynb)
+            target = target.removeprefix("../") if path in DEEP_DIVES else target
             if not (target.startswith(f"{number:02d}_") and target in names):
                 wrong.append((n, m.group(0)))
     assert not plain, f"{path.name}: write these as links (markdown cell, text): {plain}"
@@ -291,7 +394,7 @@ def test_unhidden_solutions_finds_text_and_code_outside_dropdowns():
     assert unhidden_solutions(nbformat.v4.new_notebook(cells=[md("## Exercises\n\n1. Why?")])) == []
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_solutions_are_folded_in_the_book(path):
     """A reader of the book tries an exercise before seeing its solution: each solution is
     in a ``:::{dropdown}`` (Markdown) or a cell tagged ``hide-cell`` (code)."""
@@ -299,7 +402,7 @@ def test_solutions_are_folded_in_the_book(path):
     assert not shown, f"{path.name}: solutions shown without a click: {shown}"
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", CORE, ids=lambda p: p.name)
 def test_exercises_have_solutions(path):
     """Every numbered exercise has an answer in the notebook's folded solutions."""
     nb = nbformat.read(path, as_version=4)

@@ -35,8 +35,8 @@ DEVICE_LINE = re.compile(r"^(torch|mxnet): (\S+(?: \S+)*?)(?: — .*)?$", re.M)
 
 @dataclass(frozen=True)
 class Status:
-    stem: str
-    number: int
+    stem: str                  # "05_autograd", or "deep_dives/predict_mode" for a deep dive
+    number: int | None         # None: a deep dive
     title: str
     cells: int
     code_cells: int
@@ -99,7 +99,9 @@ def read(path: Path) -> Status:
                 devices.setdefault(fw, dev)
     python = nb.get("metadata", {}).get("language_info", {}).get("version", "")
     return Status(
-        stem=path.stem, number=int(path.name[:2]), title=title, cells=len(cells),
+        stem=f"deep_dives/{path.stem}" if path.parent.name == "deep_dives" else path.stem,
+        number=None if path.parent.name == "deep_dives" else int(path.name[:2]),
+        title=title, cells=len(cells),
         code_cells=len(code), seconds=seconds if timed else None, timed_cells=timed,
         dates=tuple(sorted(dates)), raising=raising, unexpected=tuple(unexpected),
         silent=tuple(silent), python=python,
@@ -118,7 +120,9 @@ def versions(path: Path) -> dict[str, str]:
 
 
 def read_all(notebooks: Path = NOTEBOOKS) -> list[Status]:
-    return [read(p) for p in sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))]
+    """The tutorials in order, then the deep dives (notebooks/deep_dives/)."""
+    return [read(p) for p in sorted(notebooks.glob("[0-9][0-9]_*.ipynb"))] + [
+        read(p) for p in sorted(notebooks.glob("deep_dives/*.ipynb"))]
 
 
 def _seconds(s: float | None) -> str:
@@ -195,7 +199,8 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
         run = " to ".join(dict.fromkeys((s.dates[0], s.dates[-1]))) if s.dates else \
             "not recorded"
         lines.append(
-            f"| [{s.number}](notebooks/{s.stem}.ipynb) | {_escape(s.title)} | {s.cells} | "
+            f"| [{s.number or 'deep dive'}](notebooks/{s.stem}.ipynb) | {_escape(s.title)} | "
+            f"{s.cells} | "
             f"{s.code_cells} | {_seconds(s.seconds)} | {run} | {_status(s)} | {s.raising} | "
             f"{s.python or '—'} | {_escape(s.devices) or '—'} |")
     lines += [
