@@ -101,7 +101,7 @@ BOOK_CACHE := book/_build/.jupyter_cache
 BOOK_TOOLS := $(foreach t,$(wildcard tools/*.py),\
   $(if $(shell grep -lw '$(basename $(notdir $(t)))' notebooks/*.py notebooks/deep_dives/*.py 2>/dev/null),$(t)))
 BOOK_CACHE_INPUTS := requirements.txt constraints.txt $(STAMP) \
-  $(sort $(wildcard src/sidebyside/*.py examples/*/*.py) $(BOOK_TOOLS))
+  $(sort $(wildcard src/sidebyside/*.py src/sidebyside/*/*.py book/_ext/*.py examples/*/*.py) $(BOOK_TOOLS))
 book: setup
 	@key="$$(cat $(BOOK_CACHE_INPUTS) | sha256sum | cut -c1-16) $$(stat -c %Y $(STAMP))"; \
 	key="$$key $${SIDEBYSIDE_DATASET:-fashion-mnist}"; \

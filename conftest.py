@@ -4,6 +4,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT / "tools"))
+sys.path.insert(0, str(ROOT / "book" / "_ext"))   # the book's Sphinx extension
 
 # no test file may leave a process running behind it (tools/leftover_children.py)
 pytest_plugins = ["leftover_children"]

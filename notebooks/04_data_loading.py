@@ -3,34 +3,26 @@
 #
 # **What you will learn**
 #
-# - how PyTorch's `TensorDataset`, `DataLoader` and samplers map onto Gluon's
-#   `ArrayDataset`, `DataLoader` and samplers, argument by argument — `drop_last` against
-#   `last_batch` (including Gluon's `'rollover'`), `collate_fn` against `batchify_fn`,
-#   `sampler`, `batch_sampler`, `num_workers` — and which defaults the usual API table gets
-#   wrong;
+# - how `TensorDataset`, `DataLoader` and the samplers map onto Gluon's `ArrayDataset`,
+#   `DataLoader` and samplers, argument by argument (`drop_last` against `last_batch`,
+#   `collate_fn` against `batchify_fn`), and which defaults the usual API table gets wrong;
 # - what differs when worker processes load the data (when they start, where the batches
-#   live, how NumPy's random state reaches them), run inside this Jupyter kernel;
-# - what to write in Gluon for a training script's `loader.dataset`,
-#   `persistent_workers=True` and `pin_memory=True`;
-# - which vision datasets each side has, which can be built offline, and how
-#   `ImageFolder` and `ImageFolderDataset` read the same folder of PNG files: class order,
-#   labels, channels and pixels, compared.
+#   live, how NumPy's random state reaches them), and what to write in Gluon for a training
+#   script's `loader.dataset`, `persistent_workers=True` and `pin_memory=True`;
+# - which vision datasets each side has, and how `ImageFolder` and `ImageFolderDataset` read
+#   the same folder of PNG files: class order, labels, channels and pixels, compared.
 #
-# Every pairing is checked: same batch shapes, same labels, same sample order. The data are
-# real Fashion-MNIST (or MNIST) samples, read through `sidebyside.data`; the small arrays of
-# sections 1–7 are the first ten test images, with their index carried along so that the
-# order of the samples stays visible.
+# Every pairing is checked: same batch shapes, same labels, same sample order. The small
+# arrays of sections 1–6 are the first ten test images of Fashion-MNIST (or MNIST), with
+# their index carried along so that the order of the samples stays visible.
 #
 # **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the training loop the loaders feed).
-# **Time**: about 40 minutes.
+# **Time**: about 30 minutes.
 
 # %% tags=["nbval-ignore-output"]
-import contextlib
 import inspect
-import io
 import multiprocessing
 import os
-import re
 import tempfile
 import warnings
 from pathlib import Path
@@ -42,6 +34,7 @@ import torch
 import torchvision
 from mxnet import gluon
 from mxnet.gluon.data.vision import transforms as mx_transforms
+from PIL import Image
 from torch.utils.data import (BatchSampler, DataLoader, RandomSampler,
                               SequentialSampler, TensorDataset)
 from torchvision import transforms as pt_transforms
@@ -57,11 +50,10 @@ print(f"torch {torch.__version__} · torchvision {torchvision.__version__}"
 # %% [markdown]
 # ## 1. Datasets that hold arrays: `TensorDataset` vs `ArrayDataset`
 #
-# The data: Fashion-MNIST's test split (MNIST when `SIDEBYSIDE_DATASET=mnist`), both
-# frameworks' own dataset classes over one copy of the files. Calls that are meant to fail
-# go through `sidebyside.errors.catch` ([notebook 1](01_install_and_environment.ipynb)): its `.brief` is the error's type and
-# first line, its `.stderr` what was written to stderr meanwhile (Gluon's `DataLoader`
-# writes something when its constructor fails — see section 2).
+# The data: Fashion-MNIST's test split (MNIST when `SIDEBYSIDE_DATASET=mnist`) through
+# `sidebyside.data`. Calls meant to fail go through `sidebyside.errors.catch`
+# ([notebook 1](01_install_and_environment.ipynb)): `.brief` is the error's type and first
+# line, `.stderr` what was written to stderr meanwhile.
 
 # %%
 pair = data.load(train=False)
@@ -173,13 +165,11 @@ assert mx_defaults["timeout"] == 120 and pt_defaults["timeout"] == 0
 
 # %% [markdown]
 # Those three `None`s behave as the seed says: PyTorch's `shuffle=None` does not shuffle,
-# `collate_fn=None` means `default_collate` when batching, and Gluon's `last_batch=None`
-# means `'keep'` (its constructor: `last_batch if last_batch else 'keep'`). The real
-# difference is `batch_size`: PyTorch's `batch_size=None` turns batching off (each sample
-# comes out on its own, uncollated), Gluon's default `None` is an error unless a
-# `batch_sampler` is given. Gluon's failing constructor also writes an "Exception ignored
-# in `DataLoader.__del__`" message: `__del__` reads `self._worker_pool`, which `__init__`
-# had not set yet. Harmless, but it shows up under the cell.
+# `collate_fn=None` means `default_collate`, Gluon's `last_batch=None` means `'keep'`. The
+# real difference is `batch_size`: PyTorch's `None` turns batching off (each sample comes
+# out on its own), Gluon's default `None` is an error unless a `batch_sampler` is given. Its
+# failing constructor also writes "Exception ignored in `DataLoader.__del__`" (`__del__`
+# reads `self._worker_pool`, which `__init__` had not set yet): harmless noise.
 
 # %%
 pt_unbatched = next(iter(DataLoader(pt_ds, batch_size=None)))
@@ -197,9 +187,8 @@ assert [int(b[2]) for b in DataLoader(pt_ds)] == list(range(10))  # shuffle=None
 # %% [markdown]
 # ## 3. The last batch: `drop_last` vs `last_batch`
 #
-# Ten samples, batches of four, three epochs. PyTorch keeps or drops the short batch;
-# Gluon keeps it, discards it, or **rolls it over**: the leftover samples open the next
-# epoch's first batch. PyTorch has no rollover.
+# Ten samples, batches of four, three epochs. PyTorch keeps or drops the short batch; Gluon
+# keeps it, discards it, or **rolls it over** into the next epoch's first batch.
 #
 # **PyTorch**
 
@@ -252,16 +241,14 @@ assert [length for length, _ in rollover] == [2, 3, 2]
 {"batch sizes per epoch": {k: sizes(v) for k, v in {**pt_last, **mx_last}.items()}}
 
 # %% [markdown]
-# Over three epochs `'rollover'` delivers 28 of the 30 samples: samples 8 and 9 of the
-# third epoch wait in the batch sampler for a fourth. They are held by the `DataLoader`
-# object, so a new `DataLoader` each epoch loses them.
+# Over three epochs `'rollover'` delivers 28 of the 30 samples: samples 8 and 9 of the third
+# wait in the batch sampler, held by the `DataLoader` object (a new loader loses them).
 
 # %% [markdown]
 # ## 4. Merging samples into a batch: `collate_fn` vs `batchify_fn`
 #
 # The defaults stack samples of the same shape. Sequences of different lengths need a
-# function of your own — the same job on both sides, with each framework's arrays:
-# pad to the longest, and return the lengths.
+# function of your own, the same on both sides: pad to the longest, return the lengths.
 
 # %%
 seqs = [[1, 2, 3], [4], [5, 6], [7, 8, 9, 10]]
@@ -384,10 +371,9 @@ assert torch.utils.data.sampler.SequentialSampler is SequentialSampler  # seed's
 # %% [markdown]
 # ## 6. `sampler` and `batch_sampler`
 #
-# `sampler` decides the order of the samples, `batch_sampler` decides whole batches. Both
-# accept any iterable of indices. The useful case for a migration: one permutation, drawn
-# once, fed to both loaders — the two frameworks then see the same batches in the same
-# order, which a random sampler on each side cannot give.
+# `sampler` decides the order of the samples, `batch_sampler` whole batches; both accept any
+# iterable of indices. For a migration: one permutation, drawn once and fed to both loaders,
+# gives both frameworks the same batches in the same order.
 #
 # **PyTorch**
 
@@ -429,14 +415,22 @@ assert {err[0] for err in exclusive.values()} == {"ValueError"}
 exclusive
 
 # %% [markdown]
-# ## 7. `num_workers`: worker processes in a Jupyter kernel
+# ## 7. `num_workers`: worker processes
 #
-# This notebook runs in a Jupyter kernel, so the cells below are the check that workers
-# work there. On Linux, Python 3.11 starts them with `fork`: the workers inherit everything
-# the notebook defined, including a dataset class written in a cell (with `spawn`, the
-# default on macOS and Windows, that is different: see the end of this section). The
-# dataset records which process loaded each sample, and
-# draws one number from NumPy's global random state — as a random augmentation would.
+# The rule, for a port (the deep dive [Worker processes](deep_dives/data_workers.ipynb)
+# measures each line):
+#
+# - **PyTorch** starts its workers when an epoch starts and stops them at its end; each
+#   reseeds `random`, `torch` and NumPy from the loader's base seed plus its id.
+# - **Gluon** forks a `multiprocessing.Pool` in the constructor, which lives as long as the
+#   loader; its batches come back in shared memory (`cpu_shared(0)`), and its workers keep the
+#   NumPy state they were forked with.
+# - A dataset class written in a notebook cell works where workers are forked (Linux, the
+#   default of Python 3.11 there), not where they are `spawn`ed (macOS, Windows): put it in a
+#   module.
+#
+# The example: a dataset that records which process loaded each sample and draws one number
+# from NumPy's global random state, as a random augmentation would. Two workers each side:
 
 # %%
 class WhoLoads:
@@ -455,134 +449,66 @@ def rows(batches):
             for b in batches for r in zip(*[compare.to_numpy(x) for x in b])]
 
 
-def n_children():
-    return len(multiprocessing.active_children())
-
-
-multiprocessing.get_start_method()
-
-# %% [markdown]
-# **PyTorch**: workers start when the loader is iterated, and stop at the end of the epoch.
-# Each worker reseeds `random`, `torch` and NumPy from the loader's base seed plus its id.
-
-# %%
-np.random.seed(0)
-torch.manual_seed(0)
-pt_workers = DataLoader(WhoLoads(), batch_size=2, num_workers=2)
-pt_children = {"after DataLoader()": n_children()}
-pt_iter = iter(pt_workers)
-pt_batches = [next(pt_iter)]
-pt_children["while iterating"] = n_children()
-pt_batches += list(pt_iter)
-pt_children["after the epoch"] = n_children()
-pt_rows = rows(pt_batches)
-pt_children
-
-# %% [markdown]
-# **Gluon**: the constructor forks a `multiprocessing.Pool` that lives as long as the
-# loader; batches come back in shared memory (`cpu_shared(0)`), and the workers keep the
-# NumPy state they were forked with.
-
-# %%
-np.random.seed(0)
-mx_workers = gluon.data.DataLoader(WhoLoads(), batch_size=2, num_workers=2)
-parent_stream = [np.random.randint(0, 1000) for _ in range(8)]  # same state, in here
-mx_children = {"after DataLoader()": n_children()}
-mx_batches = list(mx_workers)
-mx_children["after the epoch"] = n_children()
-mx_context = mx_batches[0][0].context
-del mx_workers  # terminates the pool
-mx_children["after del"] = n_children()
-mx_rows = rows(mx_batches)
-(mx_children, mx_context)
-
-# %% [markdown]
-# The rows (index, worker pid, draw) — pids change from run to run, so this output is not
-# compared by the tests; the check below is:
-
-# %% tags=["nbval-ignore-output"]
-{"torch": pt_rows, "gluon": mx_rows, "parent stream": parent_stream}
-
-# %% [markdown]
-# **Check**: both keep the sample order and load in other processes; PyTorch's two workers
-# draw different numbers, while every Gluon worker replays the parent's NumPy stream from
-# the fork — two workers produce the same "random" augmentations.
-
-# %%
 def by_worker(rs):
+    """{pid: the draws of that process, in sample order}."""
     workers = {}
     for _, pid, draw in rs:
         workers.setdefault(pid, []).append(draw)
     return workers
 
 
+def n_children():
+    return len(multiprocessing.active_children())
+
+
+multiprocessing.get_start_method()
+
+# %% tags=["pytorch"]
+np.random.seed(0)
+torch.manual_seed(0)
+pt_rows = rows(DataLoader(WhoLoads(), batch_size=2, num_workers=2))
+
+# %% [markdown]
+# **Gluon**, and beside it the draws the kernel makes from the state the workers were forked
+# with:
+
+# %% tags=["gluon"]
+np.random.seed(0)
+mx_workers = gluon.data.DataLoader(WhoLoads(), batch_size=2, num_workers=2)
+parent_stream = [np.random.randint(0, 1000) for _ in range(8)]   # the same state, in here
+mx_batches = list(mx_workers)
+del mx_workers                                                 # terminates the pool
+mx_rows = rows(mx_batches)
+
+# %% [markdown]
+# **Check**: both keep the sample order and load in other processes. PyTorch's workers draw
+# streams of their own; every Gluon worker replays the kernel's stream from the fork, so two
+# workers give the same "random" augmentations. Seed NumPy inside `__getitem__` (from the
+# sample index, say) when a transform draws from it: the deep dive's §3 shows both sides then
+# draw the same numbers.
+
+# %%
+pt_draws, mx_draws = by_worker(pt_rows), by_worker(mx_rows)
 assert [r[0] for r in pt_rows] == [r[0] for r in mx_rows] == list(range(8))
-assert os.getpid() not in by_worker(pt_rows)
-assert os.getpid() not in by_worker(mx_rows)
-assert pt_children == {"after DataLoader()": 0, "while iterating": 2,
-                       "after the epoch": 0}
-assert mx_children == {"after DataLoader()": 2, "after the epoch": 2, "after del": 0}
-assert mx_context == mx.Context("cpu_shared", 0)
-assert len(by_worker(pt_rows)) == 2 and len({r[2] for r in pt_rows}) == 8
-for draws in by_worker(mx_rows).values():
-    assert draws == parent_stream[:len(draws)]
-assert next(iter(gluon.data.DataLoader(mx_ds, batch_size=2)))[0].context == mx.cpu()
-{"torch: distinct draws": len({r[2] for r in pt_rows}),
- "gluon: each worker's draws == the parent's stream": True,
- "gluon batches with workers live in": str(mx_context)}
-
-# %% [markdown]
-# **What differs with `spawn`.** PyTorch lets each loader choose how its workers start
-# (`multiprocessing_context=`); Gluon's pool always uses Python's default. A `spawn`ed
-# worker is a fresh interpreter that unpickles the dataset by its class's name — and a
-# class defined in a notebook cell does not exist there. The worker writes its traceback
-# to the process's stderr (caught in a file here), and the loader raises a `RuntimeError`
-# a few seconds later:
-
-# %%
-with tempfile.TemporaryFile() as worker_log:
-    saved_fd = os.dup(2)
-    os.dup2(worker_log.fileno(), 2)  # the spawned worker inherits file descriptor 2
-    try:
-        list(DataLoader(WhoLoads(), batch_size=2, num_workers=1,
-                        multiprocessing_context="spawn"))
-        spawn_error = None
-    except RuntimeError as exc:
-        spawn_error = str(exc)
-    finally:
-        os.dup2(saved_fd, 2)
-        os.close(saved_fd)
-    worker_log.seek(0)
-    worker_said = worker_log.read().decode().strip().splitlines()[-1]
-worker_said
-
-# %%
-assert spawn_error is not None and "exited unexpectedly" in spawn_error
-assert worker_said == ("AttributeError: Can't get attribute 'WhoLoads' "
-                       "on <module '__main__' (built-in)>")
+assert os.getpid() not in pt_draws and os.getpid() not in mx_draws
+assert len(pt_draws) == 2 and len({tuple(d) for d in pt_draws.values()}) == 2
+assert all(d != parent_stream[:len(d)] for d in pt_draws.values())
+assert all(d == parent_stream[:len(d)] for d in mx_draws.values()) and mx_draws
+assert mx_batches[0][0].context == mx.Context("cpu_shared", 0)
+assert n_children() == 0
 assert "multiprocessing_context" in inspect.signature(DataLoader).parameters
-assert "multiprocessing.Pool(" in inspect.getsource(gluon.data.DataLoader.__init__)
-re.sub(r"\d+", "N", spawn_error)
-
-# %% [markdown]
-# So with Gluon's workers, seed NumPy inside the worker yourself (say, from the sample
-# index) when a transform draws from it. Batches in `cpu_shared(0)` work like any CPU
-# array; move them to the device as usual:
-
-# %% tags=["nbval-ignore-output"]
-pt_on_device = pt_batches[0][0].to(devs.torch.device)
-mx_on_device = mx_batches[0][0].as_in_context(devs.mxnet.device)
-assert pt_on_device.tolist() == mx_on_device.asnumpy().tolist() == [0, 1]
-(pt_on_device.device, mx_on_device.context)
+assert "multiprocessing_context" not in inspect.signature(gluon.data.DataLoader).parameters
+{"torch: each worker reseeded": True,
+ "gluon: each worker replays the kernel's NumPy stream": True,
+ "gluon batches with workers live in": str(mx_batches[0][0].context)}
 
 # %% [markdown]
 # ## 8. A training script's loader: what Gluon does not have
 #
 # pytorch/examples' [`mnist/main.py`](https://github.com/pytorch/examples/blob/main/mnist/main.py)
-# chooses its device with `torch.accelerator`, and on an accelerator builds both loaders
-# with `num_workers=1, persistent_workers=True, pin_memory=True, shuffle=True`; its loops
-# print `len(train_loader.dataset)` and `len(train_loader)`. That loader over `WhoLoads`
-# (two workers, so that they can be told apart), two epochs:
+# builds its loaders, on an accelerator, with `num_workers=1, persistent_workers=True,
+# pin_memory=True, shuffle=True`, and prints `len(train_loader.dataset)` and
+# `len(train_loader)`. That loader over `WhoLoads` (two workers), two epochs:
 #
 # **PyTorch**
 
@@ -595,32 +521,26 @@ with warnings.catch_warnings(record=True) as pt_pin_warnings:
     pt_epochs = [list(pt_loader) for _ in range(2)]
 pt_pinned = pt_epochs[0][0][0].is_pinned()
 pt_script = {"len(loader.dataset)": len(pt_loader.dataset), "len(loader)": len(pt_loader),
-             "workers alive after the epochs": n_children(),
-             "same workers in both epochs": ({pid for _, pid, _ in rows(pt_epochs[0])}
-                                             == {pid for _, pid, _ in rows(pt_epochs[1])})}
+             "workers alive after the epochs": n_children()}
 del pt_loader  # stops the persistent workers
-pt_script["workers after del"] = n_children()
 pt_script
 
 # %% [markdown]
-# **Gluon**: the same flags, less `persistent_workers`; and `thread_pool=True`, which
-# PyTorch does not have. Then the script's `len(train_loader.dataset)`, ported as it is.
+# **Gluon**: the same flags, less `persistent_workers` (its pool lives as long as the loader:
+# the deep dive's §1); and `thread_pool=True`, which PyTorch does not have. Then the script's
+# `len(train_loader.dataset)`, ported as it is.
 
 # %%
 mx_loader = gluon.data.DataLoader(who, batch_size=2, num_workers=2, pin_memory=True,
                                   shuffle=True)
-pool = {p.pid for p in multiprocessing.active_children()}
 mx_epochs = [list(mx_loader) for _ in range(2)]
-loaded_by = {pid for epoch in mx_epochs for _, pid, _ in rows(epoch)}
-thread_loader = gluon.data.DataLoader(who, batch_size=2, num_workers=2, thread_pool=True)
+mx_thread_loader = gluon.data.DataLoader(who, batch_size=2, num_workers=2, thread_pool=True)
 mx_script = {
     "len(loader)": len(mx_loader),
     "workers alive after the epochs": n_children(),
-    "both epochs loaded by the constructor's pool": (
-        loaded_by <= pool == {p.pid for p in multiprocessing.active_children()}),
     "pin_memory=True: batches in": str(mx_epochs[0][0][0].context),
     "thread_pool=True: loaded in this process": (
-        {pid for _, pid, _ in rows(thread_loader)} == {os.getpid()}),
+        {pid for _, pid, _ in rows(mx_thread_loader)} == {os.getpid()}),
     "persistent_workers=True": errors.catch(lambda: gluon.data.DataLoader(
         who, batch_size=2, persistent_workers=True)).brief}
 mx_script
@@ -638,23 +558,21 @@ len(train_loader.dataset)
 # | `len(loader.dataset)` | `len(dataset)` | no `.dataset` attribute (`AttributeError`) |
 # | `len(loader)` | `len(loader)` | batches per epoch on both sides (with `'rollover'` it changes: section 3) |
 # | `num_workers=1` | `num_workers=1` | a process pool forked in the constructor (section 7); `thread_pool=True`: threads of this process |
-# | `persistent_workers=True` | leave it out (`TypeError`) | Gluon's pool lives as long as the loader: the same processes serve every epoch |
-# | `pin_memory=True` | `pin_memory=True` (and `pin_device_id=0`) | batches in `cpu_pinned(0)`, which MXNet allocates as ordinary memory when there is no CUDA GPU ([`storage.cc`](https://github.com/apache/mxnet/blob/1.9.1/src/storage/storage.cc#L78)); PyTorch without an accelerator warns and does not pin |
-# | `prefetch_factor=2` (batches per worker) | `prefetch=` (batches in all; default `2·num_workers`) | |
+# | `persistent_workers=True` | — | no such argument (`TypeError`): Gluon's pool lives as long as the loader, the same processes serve every epoch |
+# | `pin_memory=True` | `pin_memory=True, pin_device_id=0` | batches in `cpu_pinned(0)`, which MXNet allocates as ordinary memory when there is no CUDA GPU ([`storage.cc`](https://github.com/apache/mxnet/blob/1.9.1/src/storage/storage.cc#L78)); PyTorch without an accelerator warns and does not pin |
+# | `prefetch_factor=2` | `prefetch=2 * num_workers` | PyTorch counts batches per worker, Gluon in all (its default: `2 * num_workers`) |
 # | `shuffle=True` | `shuffle=True` | Gluon draws the order from NumPy's global state (section 5) |
-# | `torch.accelerator.is_available()`, `.current_accelerator()` | `mx.gpu(0)` if `mx.context.num_gpus() > 0`, else `mx.cpu()` | MXNet 1.9.1 may see a GPU it has no kernels for: `sidebyside.devices.pick()` runs a test kernel first ([notebook 1 §3](01_install_and_environment.ipynb)) |
+# | `torch.accelerator.is_available()` | `mx.context.num_gpus() > 0` | MXNet 1.9.1 may see a GPU it has no kernels for: `sidebyside.devices.pick()` runs a test kernel first ([notebook 1 §3](01_install_and_environment.ipynb)) |
 
 # %%
 no_dataset = errors.catch(lambda: train_loader.dataset).brief
-del mx_loader, thread_loader  # terminates the pool
+del mx_loader, mx_thread_loader  # terminates the pool
 mx_params = inspect.signature(gluon.data.DataLoader).parameters
 assert no_dataset == ("AttributeError", "'DataLoader' object has no attribute 'dataset'")
 assert len(who) == 8
 assert pt_script == {"len(loader.dataset)": len(who), "len(loader)": 4,
-                     "workers alive after the epochs": 2,
-                     "same workers in both epochs": True, "workers after del": 0}
+                     "workers alive after the epochs": 2}
 assert mx_script["len(loader)"] == 4 and mx_script["workers alive after the epochs"] == 2
-assert mx_script["both epochs loaded by the constructor's pool"]
 assert mx_script["pin_memory=True: batches in"] == "cpu_pinned(0)"
 assert mx_script["thread_pool=True: loaded in this process"]
 assert mx_script["persistent_workers=True"] == (
@@ -746,98 +664,30 @@ all_labels = torch.cat([y for _, y in pt_vis_batches])
 torch.bincount(all_labels).tolist()
 
 # %% [markdown]
-# ### MNIST: built when the files are there or can be downloaded
+# ### CIFAR-10 and CIFAR-100: what each side does without the files
 #
-# This cell's output depends on the machine (offline it is the error; online it downloads
-# MNIST once into `$SIDEBYSIDE_DATA`):
-
-# %% tags=["nbval-ignore-output"]
-try:
-    mnist = data.load("mnist", train=False)
-    mnist_result = f"MNIST: {len(mnist)} test samples"
-except data.DatasetUnavailable as exc:
-    mnist = None
-    message = str(exc).splitlines()[0].replace(str(data.data_root()), "$SIDEBYSIDE_DATA")
-    mnist_result = f"DatasetUnavailable: {message[:160]}…"
-mnist_result
+# torchvision downloads only when asked (`download=False`, the default); Gluon has no
+# `download` argument and always downloads a missing file (five attempts). They download
+# different archives (Python pickles, binary records), so one download cannot serve both; and
+# Gluon's `CIFAR100` gives the 20 **coarse** labels unless `fine_label=True`, torchvision's
+# the 100 fine ones. The deep dive [Vision datasets offline](deep_dives/data_offline_datasets.ipynb)
+# runs each case; the signatures and the sources say it here:
 
 # %%
-assert mnist is None or (len(mnist) == 10000 and mnist.gluon_route.stock)
-mnist is None or mnist.classes == tuple(str(d) for d in range(10))
-
-# %% [markdown]
-# ### CIFAR-10 and CIFAR-100: what happens without the files
-#
-# **PyTorch** only downloads when asked (`download=False` is the default), so without
-# the files the constructor fails at once:
-
-# %% tags=["pytorch"]
-cifar_dir = tempfile.TemporaryDirectory()
-pt_cifar = {n: errors.catch(lambda n=n: pt_vision[n](cifar_dir.name)).brief
-            for n in ("CIFAR10", "CIFAR100")}
-pt_cifar
-
-# %% [markdown]
-# **Gluon** has no `download` argument: a missing file is always downloaded, from
-# `$MXNET_GLUON_REPO` (default: Apache MXNet's S3 bucket), with five attempts. So that this
-# cell neither downloads 330 MB when online nor depends on the network, it points that
-# repository at a closed local port: the failure is the same `requests` `ConnectionError`
-# that a machine without internet gets (there it names the S3 host instead).
-
-# %% tags=["gluon"]
-def gluon_cifar(name):
-    log = io.StringIO()
-    old = os.environ.get("MXNET_GLUON_REPO")
-    os.environ["MXNET_GLUON_REPO"] = "http://127.0.0.1:9/"
-    try:
-        with contextlib.redirect_stdout(log):
-            error = errors.catch(lambda: mx_vision[name](root=cifar_dir.name)).brief
-    finally:
-        if old is None:
-            del os.environ["MXNET_GLUON_REPO"]
-        else:
-            os.environ["MXNET_GLUON_REPO"] = old
-    return error[0], log.getvalue().count("Downloading ")
-
-
-mx_cifar = {n: gluon_cifar(n) for n in ("CIFAR10", "CIFAR100")}
-mx_cifar
-
-# %% [markdown]
-# **Check**, and two more differences read from the classes themselves: the two sides
-# download **different archives** (torchvision the Python-pickle version, Gluon the binary
-# version), so unlike MNIST one download cannot serve both; and Gluon's `CIFAR100` gives
-# the 20 **coarse** labels unless `fine_label=True`, where torchvision's gives the 100 fine
-# ones.
-
-# %%
-class _NoLoad:
-    def _get_data(self):  # keep the attributes __init__ sets, load nothing
-        pass
-
-
-def gluon_archive(name):
-    probe = type("Probe", (_NoLoad, mx_vision[name]), {})(root=cifar_dir.name)
-    return probe._archive_file[0]
-
-
-CIFARS = ("CIFAR10", "CIFAR100")
-archives = {n: (pt_vision[n].filename, gluon_archive(n)) for n in CIFARS}
-mx_cifar100 = inspect.signature(mx_vision["CIFAR100"]).parameters
-fine_default = mx_cifar100["fine_label"].default
-not_found = ("RuntimeError", "Dataset not found or corrupted. "
-             "You can use download=True to download it")
-assert pt_cifar == {n: not_found for n in CIFARS}
-assert mx_cifar == {n: ("ConnectionError", 5) for n in CIFARS}
-assert archives == {
-    "CIFAR10": ("cifar-10-python.tar.gz", "cifar-10-binary.tar.gz"),
-    "CIFAR100": ("cifar-100-python.tar.gz", "cifar-100-binary.tar.gz")}
-assert fine_default is False
-assert "download" in inspect.signature(pt_vision["CIFAR10"]).parameters
-assert "download" not in inspect.signature(mx_vision["CIFAR10"]).parameters
-cifar_dir.cleanup()
-{"archives (torch, gluon)": archives,
- "gluon CIFAR100 fine_label default": fine_default}
+pt_cifar_args = inspect.signature(pt_vision["CIFAR10"]).parameters
+mx_cifar_args = inspect.signature(mx_vision["CIFAR10"]).parameters
+mx_cifar100_args = inspect.signature(mx_vision["CIFAR100"]).parameters
+assert pt_cifar_args["download"].default is False and "download" not in mx_cifar_args
+assert mx_cifar100_args["fine_label"].default is False
+assert "fine_label" not in inspect.signature(pt_vision["CIFAR100"]).parameters
+assert inspect.signature(mx.gluon.utils.download).parameters["retries"].default == 5
+archives = {"CIFAR10": ("cifar-10-python.tar.gz", "cifar-10-binary.tar.gz"),
+            "CIFAR100": ("cifar-100-python.tar.gz", "cifar-100-binary.tar.gz")}
+for n, (pt_archive, mx_archive) in archives.items():
+    assert pt_vision[n].filename == pt_archive and mx_archive in inspect.getsource(mx_vision[n])
+{"torch download=": pt_cifar_args["download"].default,
+ "gluon has download=": "download" in mx_cifar_args, "archives (torch, gluon)": archives,
+ "gluon CIFAR100 fine_label=": mx_cifar100_args["fine_label"].default}
 
 # %% [markdown]
 # ## 10. `ImageFolder` vs `ImageFolderDataset`
@@ -970,22 +820,22 @@ image_root.cleanup()
 # %% [markdown]
 # ## Summary
 #
-# | | PyTorch | MXNet Gluon |
-# |---|---|---|
-# | dataset of arrays | `TensorDataset(*tensors)` (tensors only) | `ArrayDataset(*args)` (NDArray, NumPy, lists; types kept) |
-# | loader | `DataLoader(ds, batch_size=1, shuffle=None, …)` | `DataLoader(ds, batch_size=None, shuffle=False, …)` — `batch_size` required |
-# | no batching | `batch_size=None` | not available (`ValueError`) |
-# | short last batch | `drop_last=False` / `True` | `last_batch='keep'` (default, `None`) / `'discard'` |
-# | carry leftovers into the next epoch | not available | `last_batch='rollover'` (same loader object) |
-# | merge samples | `collate_fn=` (default `default_collate`) | `batchify_fn=` (default `default_batchify_fn`) |
-# | sequential order | `SequentialSampler(dataset)` | `SequentialSampler(length, start=0)` |
-# | random order | `RandomSampler(dataset, generator=…)` | `RandomSampler(length)`, seeded by `np.random.seed` |
-# | batches of indices | `BatchSampler(sampler, size, drop_last)` | `BatchSampler(sampler, size, last_batch='keep')` |
-# | worker processes | started per epoch, each reseeds NumPy; start method per loader (`multiprocessing_context=`) | one pool per loader (forked in the constructor), NumPy state inherited; batches in `cpu_shared(0)`; Python's default start method |
-# | a script's `loader.dataset`, `persistent_workers=True`, `pin_memory=True` | keep the dataset (`len(dataset)`); leave `persistent_workers` out (the pool persists anyway); `pin_memory=True` exists (`cpu_pinned(0)`) |
-# | vision datasets | `torchvision.datasets.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` (`download=False` default) | `gluon.data.vision.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` (always download a missing file; `CIFAR100` coarse labels unless `fine_label=True`) |
-# | image folder | `ImageFolder(root)` → PIL RGB, `classes` | `ImageFolderDataset(root, flag=1)` → `(H, W, 3)` uint8 NDArray, `synsets`; `flag=0` → 1 channel |
-# | image-only transform | `transform=` (labels: `target_transform=`) | `.transform_first(...)` |
+# | | PyTorch | MXNet Gluon | note |
+# |---|---|---|---|
+# | dataset of arrays | `TensorDataset(*tensors)` | `ArrayDataset(*args)` | PyTorch: tensors only; Gluon: NDArrays, NumPy arrays, lists, each sample keeps its type |
+# | loader | `DataLoader(ds, batch_size=1, shuffle=None, …)` | `DataLoader(ds, batch_size=None, shuffle=False, …)` | Gluon's `batch_size` is required |
+# | no batching | `DataLoader(ds, batch_size=None)` | — | Gluon: `ValueError` |
+# | short last batch | `drop_last=False` / `drop_last=True` | `last_batch='keep'` / `last_batch='discard'` | Gluon's default `None` means `'keep'` |
+# | carry leftovers into the next epoch | — | `last_batch='rollover'` | the same loader object, every epoch |
+# | merge samples | `collate_fn=fn` | `batchify_fn=fn` | defaults: `default_collate`, `default_batchify_fn` |
+# | sequential order | `SequentialSampler(dataset)` | `SequentialSampler(len(dataset), start=0)` | |
+# | random order | `RandomSampler(dataset, generator=g)` | `RandomSampler(len(dataset))` | Gluon's shuffles with NumPy: `np.random.seed(s)` |
+# | batches of indices | `BatchSampler(sampler, size, drop_last)` | `BatchSampler(sampler, size, last_batch='keep')` | |
+# | worker processes | `DataLoader(ds, num_workers=n)` | `DataLoader(ds, num_workers=n)` | PyTorch: started per epoch, each reseeds NumPy; Gluon: one pool per loader, forked in the constructor, NumPy state inherited, batches in `cpu_shared(0)` |
+# | worker start method | `DataLoader(ds, num_workers=n, multiprocessing_context="spawn")` | — | Gluon's pool uses Python's default |
+# | vision datasets | `torchvision.datasets.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` | `gluon.data.vision.MNIST`, `FashionMNIST`, `CIFAR10`, `CIFAR100` | torchvision: `download=False` by default; Gluon downloads a missing file always; Gluon's `CIFAR100`: coarse labels unless `fine_label=True` |
+# | image folder | `torchvision.datasets.ImageFolder(root)` | `gluon.data.vision.ImageFolderDataset(root, flag=1)` | PIL RGB images, `.classes`; `(H, W, 3)` uint8 NDArrays, `.synsets` (`flag=0`: 1 channel) |
+# | image-only transform | `transform=t` | `dataset.transform_first(t)` | labels: torchvision's `target_transform=` |
 #
 # Seed claims checked here: the `DataLoader` defaults are right except PyTorch's
 # `shuffle` (now `None`) and `collate_fn` (now `None`), and Gluon's `last_batch` (`None`,
@@ -993,54 +843,70 @@ image_root.cleanup()
 # to `drop_last`, and adds `'rollover'`; the sampler argument difference (dataset against
 # length) is right; every dataset class and module the seed names exists.
 #
-# Run time: about 15 s for the whole notebook, kernel start included — measured with
-# `make notebooks` on a two-vCPU AMD EPYC virtual machine, otherwise idle, on 2026-11-30;
-# the imports take the largest share.
-#
 # ## Exercises
 #
 # 1. Write a `BatchSampler` for PyTorch that behaves like Gluon's `last_batch='rollover'`,
 #    and check it against section 3's batches over three epochs.
-# 2. Give `WhoLoads` a `seed_per_sample` option that calls `np.random.seed(i)` in
-#    `__getitem__`. Do the two frameworks now draw the same numbers for the same sample?
-# 3. Move `WhoLoads` into a module file next to the notebook, import it, and rerun the
-#    `spawn` cell of section 7. What does each worker print for `os.getpid()`, and how long
-#    does the first batch take compared with `fork`?
-# 4. Write a few JPEG files into the folder of section 10. Are the pixels still equal between
-#    the two readers? Which decoder does each side use?
+# 2. Write a few JPEG files into the folder of section 10, grayscale and colour. Are the
+#    pixels still equal between the two readers? Which decoder does each side use?
 #
 # :::{dropdown} Solutions
-# 1. Keep the leftover indices in the sampler object. `__iter__` starts its first batch with
-#    them, and `__len__` counts them:
-#    ```python
-#    class RolloverBatchSampler(torch.utils.data.Sampler):
-#        def __init__(self, sampler, batch_size):
-#            self.sampler, self.batch_size, self.carry = sampler, batch_size, []
-#        def __iter__(self):
-#            batch, self.carry = self.carry, []
-#            for i in self.sampler:
-#                batch.append(i)
-#                if len(batch) == self.batch_size:
-#                    yield batch
-#                    batch = []
-#            self.carry = batch
-#        def __len__(self):
-#            return (len(self.carry) + len(self.sampler)) // self.batch_size
-#    ```
-#    `epochs(DataLoader(pt_ds, batch_sampler=RolloverBatchSampler(SequentialSampler(pt_ds), 4)))`
-#    equals section 3's `last_batch='rollover'` run. Over three epochs it gives lengths 2, 3, 2,
-#    and the second epoch opens with `[8, 9, 0, 1]`.
-# 2. Yes. With `np.random.seed(i)` in `__getitem__`, each sample's draw depends only on `i`.
-#    Both loaders with 2 workers give 684, 37, 168, 874, … for samples 0, 1, 2, 3, …, the same
-#    as loading in the kernel. Without it the streams differ, and Gluon's two workers repeat
-#    each other.
-# 3. Each worker reports its own pid, never the kernel's: one pid for all 8 samples with
-#    `num_workers=1`, two with 2. The cell now runs: `spawn` finds the class by its module.
-#    The first batch took about 1.4 s (a fresh interpreter imports torch and the module), against
-#    about 0.03 s with `fork`. Run from a script file, spawn also re-imports the script: 3.6 s here.
-# 4. Yes, here: 6 grayscale JPEGs written by PIL, and 2 colour ones (4:2:0 and 4:4:4 chroma),
-#    gave pixel-for-pixel equal arrays. `ImageFolder`'s `default_loader` decodes with PIL
-#    (Pillow, with libjpeg-turbo). `ImageFolderDataset` uses `mx.image.imread`, the OpenCV
-#    decoder built into libmxnet. Other library versions may round differently, so a test
-#    should compare decoded JPEG pixels with a small tolerance.
+# 1. Keep the leftover indices in the sampler object: `__iter__` starts its first batch with
+#    them, and `__len__` counts them (`RolloverBatchSampler`, the first cell below). Over
+#    section 3's three epochs it gives Gluon's `last_batch='rollover'` batches exactly:
+#    lengths 2, 3, 2, and the second epoch opens with `[8, 9, 0, 1]`.
+# 2. `ImageFolder`'s `default_loader` decodes with Pillow (libjpeg-turbo inside);
+#    `ImageFolderDataset` with `mx.image.imread`, the OpenCV decoder built into libmxnet.
+#    The second cell below writes three grayscale JPEGs and two colour ones (4:2:0 and 4:4:4
+#    chroma) with Pillow and compares the two readers pixel by pixel: the largest difference
+#    it finds is printed there and checked against one grey level. Two decoders need not
+#    round alike, so a test compares decoded JPEG pixels with a tolerance, not for equality.
 # :::
+
+# %% tags=["hide-cell"]
+class RolloverBatchSampler(torch.utils.data.Sampler):
+    def __init__(self, sampler, batch_size):
+        self.sampler, self.batch_size, self.carry = sampler, batch_size, []
+
+    def __iter__(self):
+        batch, self.carry = self.carry, []
+        for i in self.sampler:
+            batch.append(i)
+            if len(batch) == self.batch_size:
+                yield batch
+                batch = []
+        self.carry = batch
+
+    def __len__(self):
+        return (len(self.carry) + len(self.sampler)) // self.batch_size
+
+
+pt_rollover = epochs(DataLoader(
+    pt_ds, batch_sampler=RolloverBatchSampler(SequentialSampler(pt_ds), 4)))
+assert pt_rollover == mx_last["last_batch='rollover'"]
+assert [length for length, _ in pt_rollover] == [2, 3, 2]
+"1. a batch sampler that keeps the leftovers gives Gluon's 'rollover' batches, epoch by epoch"
+
+# %% tags=["hide-cell", "nbval-ignore-output"]
+jpeg_root = tempfile.TemporaryDirectory()
+jpeg_dir = Path(jpeg_root.name) / "jpegs"
+for k in range(5):
+    (jpeg_dir / f"class{k}").mkdir(parents=True)
+    gray = pair.torch.data[k].numpy()
+    if k < 3:                              # grayscale
+        Image.fromarray(gray).save(jpeg_dir / f"class{k}" / "a.jpg", quality=90)
+    else:                                  # colour, 4:2:0 then 4:4:4 chroma
+        colour = np.stack([gray, 255 - gray, gray // 2], axis=-1)
+        Image.fromarray(colour).save(jpeg_dir / f"class{k}" / "a.jpg", quality=90,
+                                     subsampling=2 if k == 3 else 0)
+pt_jpegs = torchvision.datasets.ImageFolder(jpeg_dir)
+mx_jpegs = gluon.data.vision.ImageFolderDataset(str(jpeg_dir))
+jpeg_gaps = [int(np.abs(np.asarray(pt_jpegs[i][0], dtype=np.int16)
+                        - mx_jpegs[i][0].asnumpy().astype(np.int16)).max())
+             for i in range(len(pt_jpegs))]
+assert len(jpeg_gaps) == 5 and max(jpeg_gaps) <= 1
+assert pt_jpegs.loader is torchvision.datasets.folder.default_loader
+assert "imread" in inspect.getsource(gluon.data.vision.ImageFolderDataset.__getitem__)
+jpeg_root.cleanup()
+print("largest pixel difference per image:", jpeg_gaps)
+"2. Pillow against MXNet's OpenCV: the same pixels to within one grey level"

@@ -9,13 +9,14 @@
 # - the traps of a metrics port: the arguments of `update` in the other order, `get()`
 #   against `compute()`, defaults that average differently (per class, per batch, per
 #   sample), an F1 that is binary only, a cross-entropy that wants probabilities;
-# - why `metric.update` is a sync point in MXNet, on [notebook 3](03_mnist_mlp.ipynb)'s MLP
-#   evaluated with both.
+# - why `metric.update` is a sync point in MXNet, where it waits and when the wait costs,
+#   on [notebook 3](03_mnist_mlp.ipynb)'s MLP evaluated with both.
 #
 # **Prerequisites**: [notebook 3](03_mnist_mlp.ipynb) (the MLP and its training loop);
 # [notebook 10](10_losses.ipynb) for the cross-entropy behind §2. **Time**: about 25 minutes.
 
 # %% tags=["nbval-ignore-output"]
+import statistics
 import time
 
 import mxnet as mx
@@ -84,6 +85,10 @@ assert value == float(sum((lg.argmax(1) == lb).sum() for lg, lb in zip(LOGITS, L
 # %% tags=["raises-exception"]
 torchmetrics.Accuracy(task="multiclass", num_classes=4).update(
     torch.from_numpy(LABELS[0]), torch.from_numpy(LOGITS[0]))
+
+# %% [markdown]
+# Swap the arguments when porting: `update(preds, target)` in torchmetrics, `update(labels,
+# preds)` in `mx.metric`. The check catches both errors:
 
 # %%
 swapped_torch = errors.catch(torchmetrics.Accuracy(task="multiclass", num_classes=4).update,
@@ -308,7 +313,7 @@ for key, v in zip(("accuracy", "top_2"), values):
 "MetricCollection ⇔ CompositeEvalMetric: the same numbers, a dict against two lists"
 
 # %% [markdown]
-# ## 6. [Notebook 3](03_mnist_mlp.ipynb)'s MLP on the test set, and what `metric.update` costs
+# ## 6. [Notebook 3](03_mnist_mlp.ipynb)'s MLP on the test set, and where `metric.update` waits
 #
 # The MLP of [notebook 3](03_mnist_mlp.ipynb), trained for two epochs (PyTorch, batches from memory), its weights
 # copied into Gluon; then the whole test set through each library's metrics.
@@ -340,7 +345,8 @@ pt_mlp = pt_mlp.to(pt_dev)
 mx_mlp = gluon.nn.Sequential()
 mx_mlp.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))
 mx_mlp.initialize(ctx=mx_ctx)
-transfer.torch_to_gluon(pt_mlp, mx_mlp)
+mlp_pairs = transfer.torch_to_gluon(pt_mlp, mx_mlp)
+assert mlp_pairs == [("0", "0"), ("2", "1")]     # Linear 0 → Dense 0, Linear 2 → Dense 1
 
 # %% [markdown]
 # **PyTorch**: the metric objects live on the device (`.to(pt_dev)`), accumulate there, and
@@ -385,59 +391,115 @@ assert abs(pt_scores["top_2"] - mx_scores["top_k_accuracy_2"]) <= 1e-3
 # closer than the frameworks' float32 rounding is ranked one way in PyTorch and the other in
 # Gluon — hence the tolerance of one sample in a thousand.
 #
-# **The cost of the sync point.** Each `update` makes Python wait for the batch's forward
-# pass, so the engine cannot run ahead into the next batch. The alternative is to keep the
-# count as an `NDArray` and read it once at the end — MXNet's version of keeping
-# torchmetrics' state on the device. The same evaluation, batches of 100, timed both ways
-# (the numbers are this machine's, for reading: on a CPU, where the forward pass itself takes
-# most of the time, the difference is small; the check is that the counts agree):
-
-# %%
-def mx_count(sync_each_batch):
-    metric, correct = mx.metric.Accuracy(), mx.nd.zeros((1,), ctx=mx_ctx)
-    for i in range(0, len(X_test), 100):
-        out = mx_mlp(mx.nd.array(X_test[i:i + 100].numpy(), ctx=mx_ctx))
-        labels = mx.nd.array(y_test[i:i + 100].numpy(), ctx=mx_ctx)
-        if sync_each_batch:
-            metric.update(labels, out)                  # asnumpy(): waits
-        else:
-            correct += (out.argmax(axis=1) == labels).sum()   # stays queued
-    return metric.get()[1] if sync_each_batch else correct.asscalar() / len(X_test)
-
-
-def seconds(fn):
-    tic = time.perf_counter()
-    result = fn()
-    mx.nd.waitall()
-    return time.perf_counter() - tic, result
+# **Where `update` waits.** MXNet's engine runs an operator after the Python call that
+# queued it has returned; `metric.update` copies its arguments to NumPy (`asnumpy()`), so it
+# returns only once the forward pass that made them is done. The whole test set in one
+# forward pass, three times: the call that queues the pass, `update` on its output right
+# after, and `update` again on the same output, now computed (the fastest of the three
+# tries of each):
 
 # %% tags=["nbval-ignore-output"]
-with threads.matched() as same_threads:
-    cost = {"metric.update per batch": seconds(lambda: mx_count(True)),
-            "NDArray count, one read": seconds(lambda: mx_count(False))}
-print(same_threads)
-{k: f"{t * 1e3:.0f} ms" for k, (t, _) in cost.items()}
+def update_times():
+    x = mx.nd.array(X_test.numpy(), ctx=mx_ctx)
+    labels = mx.nd.array(y_test.numpy(), ctx=mx_ctx)
+    mx.nd.waitall()
+    metric, seconds = mx.metric.Accuracy(), []
+    tic = time.perf_counter()
+    out = mx_mlp(x)                            # queued: returns before the pass is done
+    seconds.append(time.perf_counter() - tic)
+    for _ in range(2):                         # the first waits for mx_mlp(x), the second not
+        tic = time.perf_counter()
+        metric.update(labels, out)
+        seconds.append(time.perf_counter() - tic)
+    return seconds
+
+
+update_cost = dict(zip(("queue the forward pass", "update: pass still running",
+                        "update: output computed"),
+                       np.array([update_times() for _ in range(3)]).min(axis=0)))
+print(threads.current())
+{key: f"{seconds * 1e3:.1f} ms" for key, seconds in update_cost.items()}
 
 # %%
-counts = [result for _, result in cost.values()]
-assert abs(counts[0] - counts[1]) <= 1e-6
-"the same accuracy either way"
+assert update_cost["update: pass still running"] > 5 * update_cost["update: output computed"]
+"metric.update waits for the forward pass: it takes many times longer while the pass runs"
+
+# %% [markdown]
+# **When the wait costs.** The wait costs what Python could have done meanwhile. In an
+# evaluation loop whose next batch takes a while to arrive — read from disk, decoded, sent
+# by a data-loading process; here a `time.sleep` of twice the forward pass stands in for it —
+# the engine can compute one batch while Python waits for the next, unless `update` makes
+# Python wait for the engine first. The alternative keeps the count as an `NDArray` and
+# reads it once at the end, MXNet's way of keeping torchmetrics' state on the device. Ten
+# batches of 1000, each loop three times, in turn (the median of each):
+
+# %%
+eval_batches = [(mx.nd.array(X_test[i:i + 1000].numpy(), ctx=mx_ctx),
+                 mx.nd.array(y_test[i:i + 1000].numpy(), ctx=mx_ctx))
+                for i in range(0, len(X_test), 1000)]
+
+
+def forward_seconds():
+    tic = time.perf_counter()
+    mx_mlp(eval_batches[0][0]).wait_to_read()
+    return time.perf_counter() - tic
+
+
+def mx_loop(sync_each_batch, arrival):
+    metric, correct = mx.metric.Accuracy(), mx.nd.zeros((1,), ctx=mx_ctx)
+    tic = time.perf_counter()
+    for x, labels in eval_batches:
+        time.sleep(arrival)                                 # the next batch arriving
+        out = mx_mlp(x)
+        if sync_each_batch:
+            metric.update(labels, out)                      # asnumpy(): waits for mx_mlp(x)
+        else:
+            correct += (out.argmax(axis=1) == labels).sum()   # stays queued
+    accuracy = metric.get()[1] if sync_each_batch else correct.asscalar() / len(X_test)
+    return time.perf_counter() - tic, accuracy
+
+# %% tags=["nbval-ignore-output"]
+arrival = 2 * statistics.median(forward_seconds() for _ in range(5))
+loops = {"metric.update per batch": [], "NDArray count, one read": []}
+for _ in range(3):
+    for key in loops:
+        loops[key].append(mx_loop(key == "metric.update per batch", arrival))
+loop_seconds = {key: statistics.median(t for t, _ in runs) for key, runs in loops.items()}
+print(f"{threads.current()}; a batch arrives every {arrival * 1e3:.0f} ms")
+{key: f"{seconds * 1e3:.0f} ms" for key, seconds in loop_seconds.items()}
+
+# %%
+loop_accuracies = [accuracy for runs in loops.values() for _, accuracy in runs]
+assert max(loop_accuracies) - min(loop_accuracies) <= 1e-6
+assert loop_seconds["NDArray count, one read"] < loop_seconds["metric.update per batch"]
+"the same accuracy; waiting in update for every batch made the loop slower"
+
+# %% [markdown]
+# The times are this run's, printed for reading; only their order is asserted.
 
 # %% [markdown]
 # ## Summary
 #
 # | | PyTorch (`torchmetrics`) | MXNet (`mx.metric`) |
 # |---|---|---|
-# | feed | `metric.update(preds, target)` | `metric.update(labels, preds)` — the other order; one array or a list |
-# | read | `metric.compute()` → tensor (dict for a collection) | `metric.get()` → `(name, value)` |
+# | feed | `metric.update(preds, target)` | `metric.update(labels, preds)` |
+# | feed a list | — | `metric.update([labels], [preds])` |
+# | read | `metric.compute()` | `metric.get()` |
 # | start over | `metric.reset()` | `metric.reset()` |
-# | accuracy | `Accuracy(task="multiclass", num_classes=n)` (micro); `MulticlassAccuracy` defaults to **macro** | `Accuracy()` (micro) |
-# | top-k | `MulticlassAccuracy(top_k=k, average="micro")` | `TopKAccuracy(top_k=k)` |
-# | F1 | `BinaryF1Score`, `MulticlassF1Score(average="macro" \| "micro")` | `F1()` — binary only; `"macro"` = mean over batches, `"micro"` = `BinaryF1Score` |
-# | cross-entropy, perplexity | `F.cross_entropy(logits, y)`, `text.Perplexity()` (logits) | `CrossEntropy()`, `Perplexity(ignore_label)` — probabilities |
-# | MAE, MSE | `MeanAbsoluteError`, `MeanSquaredError`: mean over samples | `MAE`, `MSE`: mean over batches |
-# | several | `MetricCollection({...})` → dict | `CompositeEvalMetric` / `mx.metric.create([...])` → names, values |
-# | on the device | `metrics.to(device)`; no sync until `compute()` | `update` syncs (`asnumpy`); keep an `NDArray` count to avoid it |
+# | accuracy | `torchmetrics.Accuracy(task="multiclass", num_classes=n)` | `mx.metric.Accuracy()` |
+# | accuracy, micro | `classification.MulticlassAccuracy(num_classes=n, average="micro")` | `mx.metric.Accuracy()` |
+# | accuracy, macro (`MulticlassAccuracy`'s default) | `classification.MulticlassAccuracy(num_classes=n)` | — |
+# | top-k accuracy | `classification.MulticlassAccuracy(num_classes=n, top_k=k, average="micro")` | `mx.metric.TopKAccuracy(top_k=k)` |
+# | F1, two classes, pooled | `classification.BinaryF1Score()` | `mx.metric.F1(average="micro")` |
+# | F1, mean over batches | — | `mx.metric.F1()` |
+# | F1, mean over classes | `classification.MulticlassF1Score(num_classes=n, average="macro")` | — |
+# | cross-entropy | `F.cross_entropy(logits, y)` | `mx.metric.CrossEntropy().update(y, mx.nd.softmax(logits))` |
+# | perplexity | `torchmetrics.text.Perplexity()` | `mx.metric.Perplexity(ignore_label=None).update(y, mx.nd.softmax(logits))` |
+# | MAE | `regression.MeanAbsoluteError()` (over samples) | `mx.metric.MAE()` (over batches) |
+# | MSE | `regression.MeanSquaredError()` (over samples) | `mx.metric.MSE()` (over batches) |
+# | several | `torchmetrics.MetricCollection({"accuracy": ..., "top_2": ...})` | `mx.metric.CompositeEvalMetric()` |
+# | several, by name | — | `mx.metric.create(["acc", mx.metric.TopKAccuracy(top_k=2)])` |
+# | on the device | `metrics.to(device)` | an `NDArray` count read once (`update` calls `asnumpy()`) |
 #
 # ### What the seed articles said, checked
 #
@@ -474,18 +536,65 @@ assert abs(counts[0] - counts[1]) <= 1e-6
 #        def compute(self):
 #            return self.total / self.batches
 #    ```
-#    On §4's batches it gives `mx.metric.MAE`'s 1.2462 (difference 2e-8, float32), where
-#    `MeanAbsoluteError` gives 1.1333.
-# 2. Both are 0.856 here. Fashion-MNIST's test set has exactly 1000 images per class, and
-#    with equal class sizes the mean of the per-class accuracies is the overall accuracy.
-#    Macro falls below micro only when the weak classes are rarer. The classes below the
-#    mean: Shirt 0.645, Pullover 0.73, Dress 0.78 and Coat 0.83; T-shirt/top (0.86) is at
-#    it. The rest lie between 0.91 and 0.96.
-# 3. Reduced run: batches taken from memory (469 of 128), no DataLoader, no per-batch
-#    `asscalar()`, one thread, median of 5 epochs on a busy 2-CPU machine. Times per epoch:
-#    about 1.1 s without a metric, 1.5 s with `metric.update`, and 1.6 s with only
-#    `out.wait_to_read()` per batch. The metric's own NumPy work, timed on outputs
-#    already computed, is 0.06 s per epoch (about 0.13 ms per call). So nearly all of the
-#    difference is the sync. [Notebook 3](03_mnist_mlp.ipynb)'s loop already syncs every
-#    batch (`asscalar()`), so there the metric adds only the NumPy part.
+#    On §4's batches it gives `mx.metric.MAE`'s value to float32 rounding (1e-6), where
+#    `MeanAbsoluteError` gives the mean over samples, which differs by more than 1e-3.
+# 2. Macro and micro are equal here because Fashion-MNIST's test set has exactly 1000 images
+#    per class: with equal class sizes the mean of the per-class accuracies is the overall
+#    accuracy; on a test set whose classes differ in size the two differ (the cell's first
+#    check covers both cases). The weakest class is Shirt, then Pullover; the cell lists
+#    every class below the mean with its accuracy.
+# 3. One run of a reduced version — batches taken from memory (469 of 128), no DataLoader,
+#    no per-batch `asscalar()`, one thread, the median of 5 epochs each — on a 2-core x86-64
+#    machine shared with other jobs, 2026-12-01; not re-run here. Per epoch: 4.7 s without a
+#    metric, 6.6 s with `metric.update`, 5.95 s with only `out.wait_to_read()` per batch; the
+#    metric's own NumPy work, timed on outputs already computed, 0.44 s per epoch (0.9 ms per
+#    call). So about two thirds of the difference is the sync and a quarter the NumPy work.
+#    [Notebook 3](03_mnist_mlp.ipynb)'s loop already syncs every batch (`asscalar()`), so
+#    there the metric adds only the NumPy part.
 # :::
+#
+# **Solutions**, run with asserts: the two cells below (folded away in the book: open each
+# one); each ends with its answer.
+
+# %% tags=["hide-cell"]
+class MeanOfBatchMAE(torchmetrics.Metric):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.add_state("total", torch.tensor(0.0, dtype=torch.float64), dist_reduce_fx="sum")
+        self.add_state("batches", torch.tensor(0), dist_reduce_fx="sum")
+
+    def update(self, preds, target):
+        self.total += (preds - target).abs().mean().double()
+        self.batches += 1
+
+    def compute(self):
+        return self.total / self.batches
+
+
+batch_mae = MeanOfBatchMAE()
+for pred, true in zip(REG_PRED, REG_TRUE):
+    batch_mae.update(torch.from_numpy(pred), torch.from_numpy(true))
+assert abs(float(batch_mae.compute()) - mx_mae.get()[1]) <= 1e-6
+assert abs(float(batch_mae.compute()) - float(pt_mae.compute())) > 1e-3
+"1. MeanOfBatchMAE gives mx.metric.MAE's value; MeanAbsoluteError does not"
+
+# %% tags=["hide-cell", "nbval-ignore-output"]
+per_class_metric = classification.MulticlassAccuracy(num_classes=10, average=None)
+averaged = {avg: classification.MulticlassAccuracy(num_classes=10, average=avg)
+            for avg in ("macro", "micro")}
+with torch.no_grad():
+    test_logits = pt_mlp(X_test.to(pt_dev)).cpu()
+for metric in (per_class_metric, *averaged.values()):
+    metric.update(test_logits, y_test)
+per_class = dict(zip(test.classes, per_class_metric.compute().tolist()))
+macro, micro = (float(averaged[avg].compute()) for avg in ("macro", "micro"))
+equal_sizes = bool((torch.bincount(y_test) == torch.bincount(y_test)[0]).all())
+assert equal_sizes == (abs(macro - micro) <= 1e-6)
+assert abs(macro - np.mean(list(per_class.values()))) <= 1e-6
+weakest = sorted(per_class, key=per_class.get)
+below = {name: round(value, 3) for name, value in per_class.items() if value < micro}
+if test.name == "fashion-mnist":
+    assert equal_sizes and weakest[:2] == ["Shirt", "Pullover"]
+print(f"macro {macro:.4f}, micro {micro:.4f}; below the mean: {below}")
+f"2. macro = micro exactly when the classes are of equal size ({equal_sizes} here); " \
+    f"the weakest classes: {weakest[:2]}"

@@ -34,6 +34,7 @@ import torch
 import torchvision
 from IPython.display import IFrame, display
 from mxnet import gluon
+from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 from torch.utils.tensorboard import SummaryWriter
 
 from sidebyside import board, data, devices, errors, plotting, seeding
@@ -266,8 +267,9 @@ plotting.curves({"training loss (from the event files)": {
 # `collect_params()` is a dictionary, and iterating it gives the names only:
 
 # %%
-net = gluon.nn.Sequential()
-net.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))
+net = gluon.nn.Sequential(prefix="mlp_")
+with net.name_scope():                 # names counted within mlp_, not in the whole process
+    net.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))
 net.initialize()
 with mx.autograd.record():
     out = net(mx.nd.array(X[0].numpy())).sum()
@@ -302,6 +304,7 @@ assert seed_errors["collect_params()"].type == "ValueError"
 assert seed_errors["param.grad.asnumpy()"].line == (
     "'function' object has no attribute 'asnumpy'")
 assert str(first).startswith(f"Parameter {first.name} (shape=")
+assert first.name == "mlp_dense0_weight"
 {k: str(v) for k, v in seed_errors.items()}
 
 # %% [markdown]
@@ -419,6 +422,7 @@ protobuf_table
 works_with_python = [v for v, r in protobuf_table.items() if r["python"] == "works"]
 assert all(r["default"] != "works" for r in protobuf_table.values())
 assert works_with_python == ["4.25.8", "6.31.1"]
+assert sorted(protobuf_table) == ["4.25.8", "5.29.6", "6.31.1", "6.32.0", "7.36.2"]
 "only the pure-Python implementation, and only some releases: 3.20.3 stays the pin"
 
 # %% [markdown]
@@ -456,8 +460,9 @@ logs.cleanup()
 #
 # ## Exercises
 #
-# 1. Log the training of [notebook 8](08_optimizers_trainer.ipynb)'s Adam run with `tensorboardX` from *both* frameworks in
-#    one process (no MXBoard), and read it back with `board.read_events` in another.
+# 1. Train §2's MLP with Adam (learning rate 1e-3) for 20 steps in both frameworks, in this
+#    process, logging both runs with `tensorboardX` (no MXBoard), and read them back with
+#    `board.read_events`.
 # 2. TensorBoard keeps 1000 points per scalar by default. Log 5000 steps and compare
 #    `board.read_events` with `server.scalars` — then start the server with
 #    `extra_args=["--samples_per_plugin=scalars=10000"]`.
@@ -471,22 +476,95 @@ logs.cleanup()
 #    and tensorboardX share a process; only `mxboard` clashes, §1):
 #    ```python
 #    sw = {k: tensorboardX.SummaryWriter(f"{logdir}/{k}") for k in ("torch", "gluon")}
-#    sw["torch"].add_scalar("loss", loss.item(), t)        # in the PyTorch loop
-#    sw["gluon"].add_scalar("loss", loss.asscalar(), t)    # in the Gluon loop
-#    # then, in another process:
-#    print(board.read_events(logdir))
+#    sw["torch"].add_scalar("loss", loss.item(), step)        # in the PyTorch loop
+#    sw["gluon"].add_scalar("loss", loss.asscalar(), step)    # in the Gluon loop
+#    runs = board.read_events(logdir)
 #    ```
-#    Run on the 20 Adam steps of [notebook 8](08_optimizers_trainer.ipynb) §4: two runs of 20 points, equal to the
-#    computed losses to float32 storage (5e-8 relative); both fall from 18.13 to about 11.77 and
-#    differ by at most 3e-5 (Adam's float32 hyper-parameters and `epsilon`).
-# 2. With 5,000 `add_scalar` steps: `board.read_events` returns all 5,000 (it asks the reader to
-#    keep everything); `server.scalars` returns 1,000 — a random sample that keeps the last
-#    step (here it began at step 4); with `extra_args=["--samples_per_plugin=scalars=10000"]`
-#    all 5,000, steps 0–4999. The event file is complete; the dashboard thins it.
+#    Two runs of 20 points, equal to the computed losses to float32 storage. The two
+#    frameworks' Adam losses stay within 0.02 of each other (the cell prints the largest
+#    difference; [notebook 8](08_optimizers_trainer.ipynb) compares the two Adam rules).
+# 2. With 5,000 `add_scalar` steps, `board.read_events` returns all 5,000 (it asks the reader to
+#    keep everything); `server.scalars` returns 1,000, a sample that keeps the last step; with
+#    `extra_args=["--samples_per_plugin=scalars=10000"]` all 5,000, steps 0–4999. The event
+#    file is complete; the dashboard thins it.
 # 3. `sw.add_scalar("loss", v, step, walltime=T0 + elapsed)`, one `T0` for both runs: the wall
-#    times read back are exactly `T0 + elapsed`. MXBoard's `add_scalar` has no `walltime` and
-#    stamps `time.time()` on every event. Ways round: write the event through its private file
-#    writer, `sw._file_writer.add_event(event_pb2.Event(wall_time=…, step=…, summary=
-#    mxboard.summary.scalar_summary("loss", v)))` (read back with the chosen times), or log the
-#    MXNet run with `tensorboardX`, whose `add_scalar` takes `walltime`.
+#    times read back are exactly `T0 + elapsed`. MXBoard's `add_scalar` has no `walltime`
+#    (§6) and stamps each event with the time of the call; log the MXNet run with
+#    `tensorboardX` instead, whose `add_scalar` takes `walltime`.
 # :::
+#
+# **Solutions**, run with asserts: the three cells below (folded away in the book: open each
+# one); each ends with its answer.
+
+# %% tags=["hide-cell", "nbval-ignore-output"]
+pt_adam_net = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(),
+                                  torch.nn.Linear(256, 10))
+pt_adam_net.load_state_dict({k: torch.from_numpy(v) for k, v in init.items()})
+pt_adam = torch.optim.Adam(pt_adam_net.parameters(), lr=1e-3)
+mx_adam_net = gluon.nn.Sequential()
+mx_adam_net.add(gluon.nn.Dense(256, activation="relu", in_units=784),
+                gluon.nn.Dense(10, in_units=256))
+mx_adam_net.initialize()
+for param, key in zip(mx_adam_net.collect_params().values(),
+                      ("0.weight", "0.bias", "2.weight", "2.bias")):
+    param.set_data(mx.nd.array(init[key]))
+mx_adam = gluon.Trainer(mx_adam_net.collect_params(), "adam", {"learning_rate": 1e-3})
+mx_ce = gluon.loss.SoftmaxCrossEntropyLoss()
+adam_losses = {"torch": [], "gluon": []}
+with tempfile.TemporaryDirectory() as tmp:
+    adam_writers = {k: tensorboardX.SummaryWriter(f"{tmp}/{k}") for k in adam_losses}
+    for step in range(20):
+        loss = torch.nn.functional.cross_entropy(pt_adam_net(X[step]), Y[step])
+        pt_adam.zero_grad()
+        loss.backward()
+        pt_adam.step()
+        adam_writers["torch"].add_scalar("loss", loss.item(), step)
+        adam_losses["torch"].append(loss.item())
+        with mx.autograd.record():
+            mx_loss = mx_ce(mx_adam_net(mx.nd.array(X[step].numpy())),
+                            mx.nd.array(Y[step].numpy())).mean()
+        mx_loss.backward()
+        mx_adam.step(1)
+        adam_writers["gluon"].add_scalar("loss", mx_loss.asscalar(), step)
+        adam_losses["gluon"].append(float(mx_loss.asscalar()))
+    for writer in adam_writers.values():
+        writer.close()
+    adam_runs = board.read_events(tmp)
+for key, computed in adam_losses.items():
+    assert [s for s, _ in adam_runs[key].scalars["loss"]] == list(range(20))
+    np.testing.assert_allclose([v for _, v in adam_runs[key].scalars["loss"]], computed,
+                               rtol=1e-6)
+adam_gap = np.abs(np.array(adam_losses["torch"]) - adam_losses["gluon"]).max()
+assert adam_gap < 0.02
+print(f"Adam, 20 steps: loss {adam_losses['torch'][0]:.3f} -> {adam_losses['torch'][-1]:.3f}; "
+      f"PyTorch against Gluon at most {adam_gap:.1e}")
+"1. tensorboardX from both frameworks in one process: two runs, read back as computed"
+
+# %% tags=["hide-cell"]
+with tempfile.TemporaryDirectory() as tmp:
+    long_writer = tensorboardX.SummaryWriter(f"{tmp}/long")
+    for step in range(5000):
+        long_writer.add_scalar("loss", 1.0 / (step + 1), step)
+    long_writer.close()
+    long_read = board.read_events(tmp)["long"].scalars["loss"]
+    with board.serve(tmp) as long_server:
+        long_served = long_server.scalars("long", "loss")
+    with board.serve(tmp, extra_args=["--samples_per_plugin=scalars=10000"]) as long_server:
+        long_served_all = long_server.scalars("long", "loss")
+assert [s for s, _ in long_read] == list(range(5000))
+assert len(long_served) == 1000 and long_served[-1][1] == 4999
+assert [s for _, s, _ in long_served_all] == list(range(5000))
+"2. read_events: 5000 points; the server: 1000 (the last kept), 5000 with samples_per_plugin"
+
+# %% tags=["hide-cell"]
+T0 = 1_700_000_000.0                                  # one start for both runs
+with tempfile.TemporaryDirectory() as tmp:
+    timed = tensorboardX.SummaryWriter(f"{tmp}/timed")
+    for step in range(5):
+        timed.add_scalar("loss", float(step), step, walltime=T0 + 0.5 * step)
+    timed.close()
+    (event_dir,) = [str(p) for p in Path(tmp).iterdir()]
+    reader = EventAccumulator(event_dir)
+    reader.Reload()
+assert [e.wall_time for e in reader.Scalars("loss")] == [T0 + 0.5 * step for step in range(5)]
+"3. walltime=T0 + elapsed is stored as given; MXBoard's add_scalar has no walltime (§6)"

@@ -19,7 +19,10 @@
 
 # %% tags=["nbval-ignore-output"]
 import json
+import subprocess
+import sys
 import tempfile
+import time
 import warnings
 import zipfile
 from pathlib import Path
@@ -38,11 +41,6 @@ devs = devices.pick()
 pt_dev, mx_ctx = devs.torch.device, devs.mxnet.device
 folder = tempfile.TemporaryDirectory()
 WORK = Path(folder.name)
-
-
-def short(text):
-    """A message without this notebook's temporary folder in it."""
-    return str(text).replace(str(WORK), "<dir>")
 
 # %% [markdown]
 # ## 1. Parameters: `state_dict` and `save_parameters`
@@ -125,7 +123,7 @@ def gluon_attempt(model, source="source.params", **flags):
         model.load_parameters(str(WORK / source), **flags)
         return "loaded"
     except Exception as exc:  # noqa: BLE001 - MXNet raises AssertionError, RuntimeError, …
-        return short(f"{type(exc).__name__}: {exc}".splitlines()[0])
+        return errors.short(f"{type(exc).__name__}: {exc}".splitlines()[0], WORK)
 
 
 torch.save(TorchNet().state_dict(), WORK / "source.pt")
@@ -378,7 +376,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")                               # the deprecation again
     save_error = errors.catch(no_scope.save_params, str(WORK / "no-scope.params"))
 {"second instance": second.prefix, "inside Wrapped": wrapped.body.prefix,
- "Wrapped.load_parameters": short(wrapped_error.line.split(", which")[0]),
+ "Wrapped.load_parameters": errors.short(wrapped_error.line.split(", which")[0], WORK),
  "GluonNet().save_params": str(save_error)}
 
 # %%
@@ -441,7 +439,7 @@ mx.nd.load(str(WORK / "cut-net.params"))
 # Neither message says which file. `checkpoint.read` names it, and says what it expected:
 
 # %%
-damaged = {name: short(errors.catch(checkpoint.read, WORK / f"cut-{name}").line)
+damaged = {name: errors.short(errors.catch(checkpoint.read, WORK / f"cut-{name}").line, WORK)
            for name in ("net.params", "net.pt")}
 damaged
 
@@ -474,7 +472,7 @@ was = {name: change_one_weight(name) for name in ("net.params", "net.pt")}
 silently = {"net.pt": torch.load(WORK / "net.pt")["hidden.weight"][0, 0].item() - was["net.pt"],
             "net.params": mx.nd.load(str(WORK / "net.params"))["hidden.weight"][0, 0]
             .asscalar() - was["net.params"]}
-with_digest = {name: short(errors.catch(checkpoint.read, WORK / name).line)
+with_digest = {name: errors.short(errors.catch(checkpoint.read, WORK / name).line, WORK)
                for name in ("net.params", "net.pt")}
 with_digest
 
@@ -486,10 +484,13 @@ assert all("its SHA-256 differs from" in m for m in with_digest.values())
 # %% [markdown]
 # ## 5. Deployment formats: the graph with the weights
 #
-# [Notebook 7](07_hybridize_export.ipynb) §2 exports an MLP: `export()` writes `-symbol.json` and `-0000.params`;
+# [Notebook 7](07_hybridize_export.ipynb) §3 exports an MLP: `export()` writes `-symbol.json` and `-0000.params`;
 # `torch.export` one `.pt2` file. With BatchNorm in the network, the export's `.params` shows
 # its two kinds of keys: `arg:` for the parameters training updates, `aux:` for the running
-# statistics.
+# statistics. The keys are the parameters' global names; the Gluon network below makes its
+# layers inside `name_scope()` under the prefix `cnn_`, so that they are counted from 0
+# within it (`cnn_dense0_weight`) rather than among every `Dense` the process has made
+# ([notebook 6](06_blocks.ipynb) §1).
 #
 # **PyTorch**: `torch.export` (and TorchScript's `torch.jit.save`, which still works but warns
 # that it is deprecated):
@@ -511,9 +512,10 @@ sorted({str(w.category.__name__) for w in script_warnings})
 # **Gluon**
 
 # %% tags=["gluon"]
-mx_cnn = gluon.nn.HybridSequential()
-mx_cnn.add(gluon.nn.Conv2D(4, 3, in_channels=1), gluon.nn.BatchNorm(in_channels=4),
-           gluon.nn.Activation("relu"), gluon.nn.Dense(3, in_units=4 * 6 * 6))
+mx_cnn = gluon.nn.HybridSequential(prefix="cnn_")
+with mx_cnn.name_scope():                # names counted within cnn_, not in the whole process
+    mx_cnn.add(gluon.nn.Conv2D(4, 3, in_channels=1), gluon.nn.BatchNorm(in_channels=4),
+               gluon.nn.Activation("relu"), gluon.nn.Dense(3, in_units=4 * 6 * 6))
 mx_cnn.initialize()
 mx_cnn.hybridize()
 mx_cnn(mx.nd.array(x_img.numpy()))
@@ -531,6 +533,7 @@ for name, model in pt_reloaded.items():
 compare.assert_same(mx_reloaded(mx.nd.array(x_img.numpy())),
                     mx_cnn(mx.nd.array(x_img.numpy())), atol=1e-6)
 assert {k.split(":")[0] for k in keys} == {"arg", "aux"}
+assert "arg:cnn_dense0_weight" in keys                        # counted within the network
 assert sorted(k for k in keys if k.startswith("aux:")) == [
     k for k in keys if "running" in k]
 assert any(issubclass(w.category, FutureWarning) for w in script_warnings)
@@ -572,9 +575,6 @@ assert mx_array.asnumpy()[0, 0] == 100.0 and pt_tensor[0, 0].item() == -1.0
 # writes may still be queued when PyTorch reads — `to_dlpack_for_read` waits for them;
 # `mx.nd.waitall()` before reading on the other side is the safe habit), and the array must
 # stay alive on its side as long as the other side uses it.
-
-# %%
-folder.cleanup()
 
 # %% [markdown]
 # ## Summary
@@ -619,14 +619,82 @@ folder.cleanup()
 #    GLOBAL __main__.TorchNet was not an allowed global by default`, and names the two ways out
 #    (`torch.serialization.add_safe_globals([TorchNet])`, or `weights_only=False` for a trusted
 #    file). Even `weights_only=False` needs the class importable under the same name: in a fresh
-#    process it fails with `AttributeError: Can't get attribute 'TorchNet' on <module '__main__'>`.
+#    process it fails with `AttributeError: Can't get attribute 'TorchNet' on <module '__main__'`.
 #    The pickle holds a reference to your code; a `state_dict` holds only names and tensors.
-# 2. Measured: a fresh `Trainer` starts with zero momentum buffers, so three more epochs end up
-#    to 0.11 away from the uninterrupted run (the output bias; 0.006–0.012 in the other
-#    parameters), loss 0.863 against 0.857; with `load_states` the gap is exactly 0. With
-#    momentum 0.9 the lost velocity would have carried the next ten or so steps.
-# 3. `torch.utils.dlpack.from_dlpack(a.to_dlpack_for_read())` took about 3 µs here,
-#    `torch.from_numpy(a.asnumpy())` about 150 µs (a 4 MB copy; it grows with the size, DLPack
-#    does not). Only DLPack shares: a write through its tensor shows in `a`, a write to the copy
-#    does not (and its `data_ptr()` differs).
+# 2. A fresh `Trainer` starts with zero momentum buffers, so three more epochs end away from
+#    the uninterrupted run (the cell prints how far, parameter by parameter, and the two
+#    losses); with `load_states` the gap is exactly 0 (§2). With momentum 0.9 a step keeps
+#    0.9 of the velocity before it, so the lost velocity would have carried many more steps.
+# 3. `torch.utils.dlpack.from_dlpack(a.to_dlpack_for_read())` takes microseconds whatever the
+#    size; `torch.from_numpy(a.asnumpy())` copies the 4 MB (the cell prints both times, the
+#    fastest of five). Only DLPack shares: a write through its tensor shows in `a`, a write
+#    to the copy does not, and the copy's `data_ptr()` differs.
 # :::
+#
+# **Solutions**, run with asserts: the three cells below (folded away in the book: open each
+# one); each ends with its answer.
+
+# %% tags=["hide-cell"]
+with tempfile.TemporaryDirectory() as tmp:
+    torch.save(TorchNet(), Path(tmp) / "whole.pt")                      # the module itself
+    whole = errors.catch(torch.load, Path(tmp) / "whole.pt")
+    fresh_load = subprocess.run(
+        [sys.executable, "-c", f"import torch; torch.load({str(Path(tmp) / 'whole.pt')!r}, "
+                               "weights_only=False)"],
+        capture_output=True, text=True, timeout=300)
+assert whole.type == "UnpicklingError" and whole.line.startswith("Weights only load failed")
+assert ("Unsupported global: GLOBAL __main__.TorchNet was not an allowed global by default"
+        in whole.message)
+assert "torch.serialization.add_safe_globals" in whole.message
+assert fresh_load.returncode != 0 and fresh_load.stderr.strip().splitlines()[-1].startswith(
+    "AttributeError: Can't get attribute 'TorchNet' on <module '__main__'")
+"1. torch.save(model): refused by default; weights_only=False needs the class itself"
+
+# %% tags=["hide-cell", "nbval-ignore-output"]
+fresh_trainer_net = GluonNet()
+fresh_trainer_net.load_parameters(str(WORK / "ckpt" / "model.params"))
+fresh_trainer = gluon.Trainer(fresh_trainer_net.collect_params(), "sgd",
+                              {"learning_rate": 0.1, "momentum": 0.9})      # no load_states
+mx_train(fresh_trainer_net, fresh_trainer, 3)
+momentum_gap = {f"{layer}.{kind}": float(np.abs(
+    getattr(getattr(fresh_trainer_net, layer), kind).data().asnumpy()
+    - getattr(getattr(mx_model, layer), kind).data().asnumpy()).max())
+    for layer in ("hidden", "out") for kind in ("weight", "bias")}
+x_all, y_all = mx.nd.array(X.numpy()), mx.nd.array(Y.numpy())
+final_loss = {key: float(((net(x_all) - y_all) ** 2).mean().asscalar())
+              for key, net in (("resumed without load_states", fresh_trainer_net),
+                               ("not stopped", mx_model))}
+assert max(momentum_gap.values()) > 1e-3
+print({name: f"{gap:.3f}" for name, gap in momentum_gap.items()})
+print({key: f"{loss:.3f}" for key, loss in final_loss.items()})
+"2. a fresh Trainer forgets the momentum: the weights end elsewhere"
+
+# %% tags=["hide-cell", "nbval-ignore-output"]
+big = mx.nd.arange(1e6).reshape((1000, 1000))
+mx.nd.waitall()
+
+
+def fastest(fn, tries=5):
+    times = []
+    for _ in range(tries):
+        tic = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - tic)
+    return min(times)
+
+
+handover = {"DLPack": fastest(lambda: torch.utils.dlpack.from_dlpack(big.to_dlpack_for_read())),
+            "asnumpy + from_numpy": fastest(lambda: torch.from_numpy(big.asnumpy()))}
+shared = torch.utils.dlpack.from_dlpack(big.to_dlpack_for_read())
+copied = torch.from_numpy(big.asnumpy())
+shared[0, 0], copied[0, 1] = -1.0, -1.0
+assert big[0, 0].asscalar() == -1.0 and big[0, 1].asscalar() == 1.0     # only DLPack shares
+assert copied.data_ptr() != shared.data_ptr()
+assert handover["DLPack"] < handover["asnumpy + from_numpy"]
+print({key: f"{seconds * 1e6:.0f} µs" for key, seconds in handover.items()})
+"3. DLPack: no copy, the same memory; asnumpy: a copy of its own"
+
+# %% tags=["hide-cell"]
+folder.cleanup()                                       # this notebook's temporary folder
+assert not WORK.exists()
+"the temporary folder is gone"

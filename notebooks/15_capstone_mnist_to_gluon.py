@@ -8,9 +8,10 @@
 #   `no_grad`, a summed test loss, argparse flags, `--save-model` — becomes a Gluon script with
 #   the same flags and the same behaviour, change by change, each linked to the notebook that
 #   teaches it;
-# - how to *prove* a port: train both from the same weights on the same batches, step for
-#   step — in float64 they must agree to rounding, and a porting error shows up as a jump; in
-#   float32 the gap is measured against PyTorch's own sensitivity to a 1e-7 nudge;
+# - how to *prove* a port: train both from the same weights on the same batches, with the
+#   same dropout masks (`sidebyside.samerandom`), step for step — in float64 they must agree
+#   to rounding, and a porting error shows up as a jump; in float32 the gap is judged against
+#   each framework's own float32-vs-float64 drift ([notebook 3](03_mnist_mlp.ipynb) §4);
 # - how both scripts run from the command line, and how their saved models cross over.
 #
 # The two scripts are files, runnable on their own: `examples/mnist/main.py` (PyTorch — the
@@ -24,20 +25,23 @@
 
 # %% tags=["nbval-ignore-output"]
 import difflib
+import functools
 import inspect
 import subprocess
 import sys
 import tempfile
+import warnings
 from pathlib import Path
+from unittest import mock
 
 import matplotlib.pyplot as plt
 import mxnet as mx
 import numpy as np
 import torch
 import torch.nn.functional as F
-from mxnet import gluon
+from mxnet import autograd, gluon
 
-from sidebyside import convert, data, devices, seeding, transfer
+from sidebyside import convert, data, devices, samerandom, seeding, transfer
 from torchvision import transforms
 
 EXAMPLE = Path("..", "examples", "mnist").resolve()
@@ -66,9 +70,11 @@ def show_diff(torch_obj, gluon_obj):
 #
 # - `Conv2d(1, 32, 3, 1)` → `Conv2D(32, 3, 1, in_channels=1)`: output channels first; giving
 #   the input size avoids deferred initialisation ([notebook 6](06_blocks.ipynb) §1);
-# - PyTorch's default initialisation, written out for Gluon by `torch_init` — Xavier-uniform on
-#   fan-in with magnitude 1 for weights, `Uniform(1/√fan_in)` for biases
-#   ([notebook 6](06_blocks.ipynb) §2);
+# - PyTorch's default initialisation of `Conv2d` and `Linear` — the only layers with weights
+#   here — written out for Gluon by `torch_init`: U(±1/√fan_in) for weight and bias, as
+#   Xavier-uniform on fan-in with magnitude 1 for weights and `Uniform(1/√fan_in)` for biases.
+#   The rule is those layers' only: PyTorch's LSTM/GRU/RNN draw every weight and bias from
+#   U(±1/√hidden), its `Embedding` from N(0, 1) ([notebook 6](06_blocks.ipynb) §2);
 # - `forward(x)` → `hybrid_forward(F, x)`; `F.max_pool2d(x, 2)` → `F.Pooling(…)` with the
 #   stride spelled out; `torch.flatten(x, 1)` → `F.flatten(x)` in the same C, H, W order;
 #   `dim=1` → `axis=1` ([notebook 7](07_hybridize_export.ipynb) §2).
@@ -98,7 +104,7 @@ assert np.allclose(np.exp(mx_logp).sum(axis=1), 1)
 
 # %% [markdown]
 # And the initialisation: without copying anything, Gluon's layers draw from PyTorch's
-# distributions — every weight and bias within ±1/√fan_in, with the standard deviation of that
+# distributions for `Conv2d` and `Linear` — every weight and bias within ±1/√fan_in, with the standard deviation of that
 # uniform distribution (1/√(3·fan_in)), to within sampling error.
 
 # %%
@@ -156,7 +162,7 @@ show_diff(main_torch.train, main_gluon.train)
 
 # %% [markdown]
 # The check: one training step of both, from the same weights on the same 16 images, in
-# float64 (§6 runs 200 of them).
+# float64 (§6 runs 100 of them).
 
 # %%
 one_step = lockstep.run(lockstep.batches(1, 16), dtype="float64")
@@ -185,25 +191,32 @@ show_diff(main_torch.main, main_gluon.main)
 # loaders (`persistent_workers` has no Gluon flag — [notebook 4](04_data_loading.ipynb) §8) and the
 # saved file ([notebook 13](13_serialization.ipynb)).
 #
-# The check: the learning rate of each of four epochs, PyTorch's scheduler against the port's
-# `set_learning_rate`.
+# The check: each script's own `main()` for four epochs, with its `train` replaced by a
+# recorder of the learning rate the epoch trains with (and its `test` by nothing), so that
+# the schedule checked is the scripts' — PyTorch's `StepLR` against the port's
+# `set_learning_rate` after each epoch.
 
 # %%
-param = torch.nn.Parameter(torch.zeros(1))
-pt_opt = torch.optim.Adadelta([param], lr=1.0)
-scheduler = torch.optim.lr_scheduler.StepLR(pt_opt, step_size=1, gamma=0.7)
-weight = gluon.Parameter("w", shape=(1,))
-weight.initialize()
-trainer = gluon.Trainer([weight], "torchadadelta", {"learning_rate": 1.0})
-pt_rates, mx_rates = [], []
-for epoch in range(1, 5):
-    pt_rates.append(pt_opt.param_groups[0]["lr"])
-    mx_rates.append(trainer.learning_rate)
-    pt_opt.step()
-    scheduler.step()
-    trainer.set_learning_rate(trainer.learning_rate * 0.7)
+def epoch_rates(script, rate_of):
+    """The learning rate of each epoch of `script.main()`, training and testing skipped."""
+    rates = []
+
+    def train(args, model, device, loader, optimizer, epoch, *rest):   # both scripts' order
+        rates.append(rate_of(optimizer))
+
+    with mock.patch.object(script, "train", train), \
+            mock.patch.object(script, "test", lambda *args: (0.0, 0)), \
+            warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # StepLR warns: no optimizer.step() in a recorder
+        script.main(["--epochs", "4", "--gamma", "0.7", "--no-accel"])
+    return rates
+
+
+pt_rates = epoch_rates(main_torch, lambda opt: opt.param_groups[0]["lr"])
+mx_rates = epoch_rates(main_gluon, lambda trainer: trainer.learning_rate)
+assert len(pt_rates) == len(mx_rates) == 4
 assert np.allclose(pt_rates, mx_rates, rtol=1e-15) and np.isclose(mx_rates[-1], 0.7 ** 3)
-"the same learning rate in every epoch"
+"main() of both scripts: the same learning rate in every epoch"
 
 # %% [markdown]
 # ## 5. The test loop
@@ -247,79 +260,101 @@ assert abs(pt_result[0] - mx_result[0]) < 1e-5 and abs(pt_result[1] - mx_result[
 #
 # The checks above compare pieces. The port is proven when both scripts *train* the same:
 # `examples/mnist/lockstep.py` starts PyTorch's and Gluon's networks from the same weights,
-# feeds them the same 200 batches of 16 images, and after every step compares the losses (and
-# every tenth step the weights, relative to their size). Dropout is switched off **by
-# construction** — each dropout layer replaced by one of rate 0 — so both sides train in their
-# normal mode. (Not with Gluon's `record(train_mode=False)`: under it MXNet's max-pooling
-# backward is wrong, [notebook 5](05_autograd.ipynb) §2.) Its step functions are the scripts'
-# lines:
+# feeds them the same batches of 16 images, and after every step compares the losses (and
+# every tenth step the weights, relative to their size). Dropout stays on, as the scripts
+# train — PyTorch in `model.train()`, Gluon inside `autograd.record()` — and there lies the
+# catch: each framework draws its masks from its own generator, so the two runs part at the
+# first step, whatever the seeds. `sidebyside.samerandom` makes both draw the same numbers:
+# one `Draws(seed)` source, one `stream` per run, and `use_same_dropout(net, stream)`
+# replaces every dropout layer by one of the same rate whose masks come from the stream.
+# NumPy makes every mask; draw *k* is the same array in every stream, and a run that asks for
+# another shape at draw *k* is stopped with both requests named. (Switching dropout off
+# instead with Gluon's `record(train_mode=False)` is not safe: under it MXNet's max-pooling
+# backward is wrong, [notebook 5](05_autograd.ipynb) §2.) What the lockstep does to each pair
+# of networks:
+
+# %%
+draws = samerandom.Draws(SEED)
+pt_same, mx_same = main_torch.Net(), main_gluon.Net()
+mx_same.initialize()
+replaced = {"PyTorch": samerandom.use_same_dropout(pt_same, draws.stream("PyTorch")),
+            "Gluon": samerandom.use_same_dropout(mx_same, draws.stream("Gluon"))}
+assert replaced["PyTorch"] == replaced["Gluon"] == ["dropout1", "dropout2"]
+assert isinstance(mx_same.dropout2, gluon.nn.Dropout) and mx_same.dropout2._rate == 0.5
+(replaced, pt_same.dropout1, mx_same.dropout1)
+
+# %% [markdown]
+# Its step functions are the scripts' lines:
 
 # %%
 print(inspect.getsource(lockstep._torch_step))
 print(inspect.getsource(lockstep._gluon_step))
 
 # %% [markdown]
-# **float64**: every difference is rounding, so the gap must stay at the level of float64's
-# resolution for all 200 steps.
+# **float64**, three steps with each framework drawing its own masks, and with the same masks;
+# then the port's one plausible slip — MXNet's `epsilon` default (1e-5) where PyTorch has 1e-6
+# — which shows in the weights after the first step (the first step's loss is computed
+# before its update, so the losses part from the second):
 
 # %% tags=["nbval-ignore-output"]
-batches = lockstep.batches(200, 16)
-run64 = lockstep.run(batches, dtype="float64")
-print(f"float64: largest loss gap {run64.loss_gap.max():.1e}, largest relative weight gap "
-      f"{run64.weight_gap.max():.1e}; loss {run64.losses[0, 0]:.3f} -> "
-      f"{run64.losses[-20:, 0].mean():.3f} (last 20 steps)")
-
-# %% [markdown]
-# A porting error looks different. The same run with the port's one plausible slip — MXNet's
-# `epsilon` default (1e-5) where PyTorch has 1e-6 — jumps at the first step:
-
-# %% tags=["nbval-ignore-output"]
-slip = lockstep.run(batches[:20], dtype="float64", gluon_optimizer_args={"epsilon": 1e-5})
-print(f"epsilon 1e-5 against 1e-6: relative weight gap {slip.weight_gap[0]:.1e} after 10 steps")
+batches = lockstep.batches(100, 16)
+own = lockstep.run(batches[:3], "float64", dropout="own", check_every=1)
+same = lockstep.run(batches[:3], "float64", dropout="same", check_every=1)
+slip = lockstep.run(batches[:3], "float64", check_every=1, gluon_optimizer_args={"epsilon": 1e-5})
+{name: {"loss gaps": r.loss_gap.tolist(), "weight gaps": r.weight_gap.tolist()}
+ for name, r in {"own masks": own, "same masks": same, "same masks, epsilon 1e-5": slip}.items()}
 
 # %%
-assert run64.loss_gap.max() < 1e-12 and run64.weight_gap.max() < 1e-12
-assert run64.losses[-20:, 0].mean() < 0.7 * run64.losses[:20, 0].mean()     # it learns
-assert slip.weight_gap[0] > 1e6 * run64.weight_gap[0]
-"float64: the port trains like the original to ~1e-15 for 200 steps; a slip shows at once"
+assert own.loss_gap[0] > 1e-4 and own.weight_gap[0] > 1e-3       # apart from the first step
+assert same.loss_gap.max() < 1e-12 and same.weight_gap.max() < 1e-12
+assert same.checked_at.tolist() == slip.checked_at.tolist() == [1, 2, 3]
+assert slip.loss_gap[0] < 1e-12 and slip.weight_gap[0] > 1e6 * same.weight_gap[0]
+"float64: own masks part at once; the same masks agree to rounding; the slip shows at step 1"
 
 # %% [markdown]
-# **float32**: rounding differs between the frameworks' kernels (summation order, fused
-# operations), and training amplifies any difference, so the two trajectories drift apart.
-# How far is acceptable? The yardstick is PyTorch against itself: the same run with every
-# initial weight multiplied by 1 + 1e-7·N(0, 1) — a change of the size of float32 rounding.
+# Then the whole proof, 100 steps: `lockstep.drift` trains four runs — PyTorch and Gluon, each
+# in float32 and float64, all with the same masks — and judges them with `sidebyside.drift`
+# ([notebook 3](03_mnist_mlp.ipynb) §4): the float64 pair must agree to rounding; the float32
+# gap between the scripts must stay within 2 × the larger of each framework's own
+# float32-vs-float64 drift, in the losses at every step and in the weights every tenth.
+# (`python examples/mnist/lockstep.py --steps 200` runs the longer proof from the command
+# line and exits with status 1 when the port fails it.)
 
-# %% tags=["nbval-ignore-output"] mystnb={"image": {"alt": "Largest relative weight gap over 200 lockstep training steps on a log scale: Gluon against PyTorch in float64 stays near 1e-15, while in float32 Gluon against PyTorch and PyTorch against itself nudged by 1e-7 both grow to about 0.1\u20131."}}
-run32 = lockstep.run(batches, dtype="float32", against=("gluon", "torch"), perturb=1e-7)
-port_gap, nudge_gap = run32.weight_gap_of("gluon"), run32.weight_gap_of("torch")
+# %% mystnb={"image": {"alt": "Largest relative weight gap over 100 lockstep steps on a log scale: Gluon against PyTorch in float64 stays at rounding level, below 1e-12; in float32 the gap between the scripts rises by many orders of magnitude, within the reach of the two frameworks' own float32-vs-float64 drifts."}} tags=["nbval-ignore-output"]
+judged = lockstep.drift(batches, check_every=10)
+w = judged.weights
 fig, ax = plt.subplots(figsize=(7, 3.5))
-for gap, label in [(run64.weight_gap, "Gluon vs PyTorch, float64"),
-                   (port_gap, "Gluon vs PyTorch, float32"),
-                   (nudge_gap, "PyTorch vs PyTorch nudged by 1e-7, float32")]:
-    ax.semilogy(run32.checked_at, np.maximum(gap, 1e-17), marker="o", ms=3, label=label)
+for values, label in [(w.float64_gap, "Gluon vs PyTorch, float64"),
+                      (w.gap, "Gluon vs PyTorch, float32 (the gap)"),
+                      (w.gluon_drift, "Gluon float32 vs Gluon float64"),
+                      (w.torch_drift, "PyTorch float32 vs PyTorch float64")]:
+    ax.semilogy(w.steps, np.maximum(values, 1e-17), marker="o", ms=3, label=label)
 ax.set(xlabel="training step", ylabel="largest relative weight gap",
-       title="Lockstep training: how far apart the weights get")
+       title="Lockstep training: the gap and each framework's own drift")
 ax.legend(fontsize=8)
 plt.show()
-print(f"after {len(batches)} steps: Gluon vs PyTorch {port_gap[-1]:.1e}, "
-      f"PyTorch vs nudged PyTorch {nudge_gap[-1]:.1e}")
+print(judged.loss, judged.weights, sep="\n")
+print(f"loss {judged.losses[0, 1]:.3f} -> {judged.losses[-20:, 1].mean():.3f} (PyTorch "
+      f"float64, last 20 steps); {judged.seconds:.0f} s")
 
 # %%
-late = slice(-5, None)                                  # the last 50 steps
-ratio = port_gap[late].mean() / nudge_gap[late].mean()
-assert 1 / 3 < ratio < 3, ratio                         # the port drifts like PyTorch itself
-assert port_gap.min() > 1e3 * run64.weight_gap.max()
-late_loss = run32.losses[-50:].mean(axis=0)            # PyTorch, Gluon, nudged PyTorch
-assert np.ptp(late_loss) < 0.1 * late_loss[0], late_loss
-"float32: the port drifts from PyTorch as far as PyTorch drifts from itself, and learns alike"
+assert judged.loss.float64_gap.max() < 1e-12 and judged.weights.float64_gap.max() < 1e-12
+assert judged.losses[-20:, 1].mean() < 0.7 * judged.losses[:20, 1].mean()      # it learns
+judged.loss.check()
+judged.weights.check()
+assert judged.loss.gluon_drift.max() > 10 * judged.loss.torch_drift.max()
+"the port: float64 to ~1e-15 for 100 steps; float32 within 2 × the drift, MXNet's the larger"
 
 # %% [markdown]
-# The float32 gap is not a porting error: PyTorch nudged by one part in 10⁷ drifts just as
-# far. Adadelta with `lr=1.0` on 16-image batches is a sensitive setting: within a hundred
-# steps any two float32 runs — the port and the original, or the original and itself nudged —
-# end up with weights tens of percent apart, while all of them learn alike (their average
-# losses over the last 50 steps agree within 10 %). Only float64 can tell a faithful port
-# from a slightly wrong one.
+# The float32 gap between the scripts grows far beyond float32's rounding within a hundred
+# steps (the figure), and it is not a porting error: Gluon's float32 run is as far from
+# Gluon's own float64 run. PyTorch's float32 stays closer to its float64 run here (which
+# framework drifts more depends on the CPU's kernels, [notebook 3](03_mnist_mlp.ipynb) §4),
+# so a yardstick made of PyTorch alone — PyTorch trained again with its weights nudged by
+# 1e-7, say — would call this faithful port broken; the larger of the two drifts is the one
+# to judge by. Only
+# float64 tells a faithful port from a slightly wrong one at every step; the float32
+# judgement says the float32 gap is what float32 does.
 #
 # ## 7. From the command line
 #
@@ -377,7 +412,7 @@ work.cleanup()
 # |---|---|---|
 # | `class Net(nn.Module)`, `forward(x)` | `class Net(gluon.HybridBlock)`, `hybrid_forward(F, x)` | [6](06_blocks.ipynb) §1, [7](07_hybridize_export.ipynb) §1 |
 # | `nn.Conv2d(1, 32, 3, 1)`, `nn.Linear(9216, 128)` | `nn.Conv2D(32, 3, 1, in_channels=1)`, `nn.Dense(128, in_units=9216)` | [6](06_blocks.ipynb) §1 |
-# | default initialisation | `Xavier('uniform', 'in', magnitude=1)`, `Uniform(1/√fan_in)` | [6](06_blocks.ipynb) §2 |
+# | default initialisation of `Conv2d`, `Linear`: U(±1/√fan_in) (not LSTM/GRU/RNN, `Embedding`) | `Xavier('uniform', 'in', magnitude=1)`, `Uniform(1/√fan_in)` | [6](06_blocks.ipynb) §2 |
 # | `nn.Dropout(p)` | `nn.Dropout(p)`, active only inside `record()` | [5](05_autograd.ipynb) §2, [7](07_hybridize_export.ipynb) §2 |
 # | `F.relu`, `F.max_pool2d(x, 2)`, `torch.flatten(x, 1)`, `F.log_softmax(x, dim=1)` | `F.relu`, `F.Pooling(x, kernel=(2, 2), stride=(2, 2), pool_type='max')`, `F.flatten(x)`, `F.log_softmax(x, axis=1)` | [7](07_hybridize_export.ipynb) §2 |
 # | `F.nll_loss(out, y)`; `reduction='sum'` | `SoftmaxCrossEntropyLoss(from_logits=True)` per sample; `.sum()` | [10](10_losses.ipynb) |
@@ -395,31 +430,77 @@ work.cleanup()
 # ## Exercises
 #
 # 1. Port the slip of §6 the other way: give PyTorch's `Adadelta` `eps=1e-5` and Gluon's the
-#    default. At which step does the float64 gap first exceed 1e-12?
+#    default. After which step does the float64 weight gap exceed 1e-12, and from which step
+#    the loss gap?
 # 2. Switch dropout off with `autograd.record(train_mode=False)` instead of replacing the
-#    layers (edit a copy of `lockstep._gluon_step`, and let `without_dropout` replace only
-#    PyTorch's layers), and run the lockstep again for 20 steps, in float64 and in float32.
-#    How large is the gap in each, and which layers' gradients are wrong?
+#    layers: one training step from the same weights, PyTorch with `lockstep.without_dropout`
+#    and Gluon under `record(train_mode=False)`, in float64 and in float32. Which layers'
+#    gradients agree, and which do not?
 # 3. Train `main_gluon.py` for one full epoch with its defaults and compare its test accuracy
 #    with `main.py`'s. Then run `python -m sidebyside.convert mnist_cnn.pt mnist_cnn.params …`
 #    ([notebook 14](14_converting_models.ipynb) §4 gives the flags) and test the converted Gluon model.
 
 # %% [markdown]
 # :::{dropdown} Solutions
-# 1. `torch.optim.Adadelta = functools.partial(torch.optim.Adadelta, eps=1e-5)` (restore it
-#    afterwards), then `lockstep.run(batches[:20], "float64", check_every=1)`: the relative
-#    weight gap is 0.33 after step 1 — the first step — against 1e-15 for the faithful port; the
-#    loss gap shows from step 2 (2.0), as each step's loss is computed before its update.
-#    Adadelta's first step is about √(ε/(1−ρ)) per weight (gradients ≫ √ε): √10 times larger.
-# 2. float64: no harm — the gap stays at 1.1e-15 after 20 steps and every layer's gradient
-#    agrees to 2e-15 (float64 max pooling does not take the faulty oneDNN path,
-#    [notebook 5](05_autograd.ipynb) §2). float32: 0.075 after one step and 0.86 after 20 (the faithful
-#    float32 run: 6e-6 and 1.5e-5); `conv1` and `conv2` gradients are off by about 100 %,
-#    `fc1`/`fc2` agree to 2e-6 — the max-pooling backward misroutes the gradient below it.
-# 3. Reduced on this shared 2-core machine (100 batches took 40–100 s): `--max-batches 100`:
-#    `main.py` 7939/10000 (loss 0.556), `main_gluon.py` 7996/10000 (0.535) — alike, not equal
-#    (other random weights and dropout masks). `PYTHONPATH=examples/mnist python -m
+# 1. `mock.patch.object(torch.optim, "Adadelta", functools.partial(torch.optim.Adadelta,
+#    eps=1e-5))` around `lockstep.run(batches[:3], "float64", check_every=1)`: the relative
+#    weight gap is about 0.3 after step 1 — the first step — against ~1e-15 for the faithful
+#    port; the loss gap shows from step 2 (about 2), as each step's loss is computed before its
+#    update. Adadelta's first step is about √(ε/(1−ρ)) per weight (gradients ≫ √ε): √10 times
+#    larger. The first cell below checks it.
+# 2. float64: no harm — every layer's gradient agrees to ~1e-15 (float64 max pooling does not
+#    take the faulty oneDNN path, [notebook 5](05_autograd.ipynb) §2). float32: the `conv1`
+#    and `conv2` gradients are wrong, while `fc1`/`fc2` agree to ~1e-6: the max-pooling
+#    backward misroutes the gradient below it. How wrong changes from run to run on the same
+#    batch (relative errors from 0.3 to 1.1 in 28 repeats on this machine, 2026-12-01), so the
+#    second cell asserts only that it is far beyond rounding.
+# 3. Measured once, not re-run here (a shared 2-core x86-64 machine, 2026-12-01; a full epoch
+#    takes long there, so `--max-batches 100`, about 2–3 minutes per script under load):
+#    `main.py` 7954/10000 (average loss 0.5534), `main_gluon.py` 7987/10000 (0.5423) — alike,
+#    not equal (other initial weights and dropout masks). `PYTHONPATH=examples/mnist python -m
 #    sidebyside.convert mnist_cnn.pt mnist_cnn.params --torch main:Net --gluon main_gluon:Net
 #    --input-shape 2,1,28,28` (in a folder of its own: it would replace the Gluon run's file)
-#    checks 3e-6, and the Gluon model tests exactly as PyTorch's: 7939/10000, loss 0.5563.
+#    checks the outputs to 3.3e-6, and the converted Gluon model tests exactly as PyTorch's:
+#    7954/10000, loss 0.5534.
 # :::
+#
+# **Solutions** 1 and 2, run with asserts: the two cells below (folded away in the book: open
+# each one); each ends with its answer.
+
+# %% tags=["hide-cell"]
+with mock.patch.object(torch.optim, "Adadelta",
+                       functools.partial(torch.optim.Adadelta, eps=1e-5)):
+    other_way = lockstep.run(batches[:3], "float64", check_every=1)
+assert other_way.weight_gap[0] > 0.1 and other_way.loss_gap[0] < 1e-12
+assert other_way.loss_gap[1] > 0.5
+"1. eps=1e-5 in PyTorch: the weights part after step 1, the losses from step 2"
+
+# %% tags=["hide-cell"]
+def predict_mode_gradients(dtype):
+    """One step's weight gradients: PyTorch with rate-0 dropout, Gluon under
+    record(train_mode=False); the relative difference per layer."""
+    torch.manual_seed(1)
+    pt_model = main_torch.Net().to(getattr(torch, dtype))
+    lockstep.without_dropout(pt_model)
+    mx_model = main_gluon.Net()
+    mx_model.initialize()
+    mx_model.cast(dtype)
+    transfer.torch_to_gluon(pt_model, mx_model)
+    x, y = batches[0]
+    F.nll_loss(pt_model(torch.from_numpy(x.astype(dtype))), torch.from_numpy(y).long()).backward()
+    with autograd.record(train_mode=False):
+        mx_loss = main_gluon.nll_loss(mx_model(mx.nd.array(x, dtype=dtype)), mx.nd.array(y))
+    mx_loss.backward()
+    errors = {}
+    for layer in ("conv1", "conv2", "fc1", "fc2"):
+        pt_grad = getattr(pt_model, layer).weight.grad.double().numpy()
+        mx_grad = getattr(mx_model, layer).weight.grad().asnumpy() / len(y)   # sum → mean
+        errors[layer] = float(np.abs(pt_grad - mx_grad).max() / np.abs(pt_grad).max())
+    return errors
+
+
+grads64, grads32 = predict_mode_gradients("float64"), predict_mode_gradients("float32")
+assert max(grads64.values()) < 1e-12
+assert grads32["conv1"] > 0.1 and grads32["conv2"] > 0.1     # varies: 0.3 to 1.1 seen
+assert grads32["fc1"] < 1e-4 and grads32["fc2"] < 1e-4
+"2. record(train_mode=False): float64 fine; float32 conv gradients wrong, fc ones fine"

@@ -1,33 +1,27 @@
 # %% [markdown]
 # # 18 · Legacy MXNet data: mx.io iterators and RecordIO
 #
-# Scripts written for MXNet's Module API, and many Gluon scripts after them, do not read
-# their data through a `DataLoader` but through `mx.io`'s iterators, and their data sets
-# often live in RecordIO files (`.rec` + `.idx`). Migrating such a script replaces both — and
-# the data files must stay readable once MXNet is gone.
+# Scripts written for MXNet's Module API, and many Gluon scripts after them, read their data
+# through `mx.io`'s iterators, often from RecordIO files (`.rec` + `.idx`). A port replaces
+# both, and the data files must stay readable once MXNet is gone.
 #
 # **What you will learn**
 #
 # - `mx.io.NDArrayIter`, `MNISTIter` and `DataLoaderIter` next to `TensorDataset` +
 #   `DataLoader`: `DataBatch`, the padded last batch (and why metrics must skip it),
 #   `reset()`, `MNISTIter`'s /256 scaling and the arguments it silently ignores;
-# - RecordIO byte by byte: files written by `MXIndexedRecordIO` and by `im2rec.py`, read by
-#   MXNet's three readers and by `sidebyside.recordio` — pure Python, no MXNet — into a
-#   PyTorch `DataLoader`, with the same images and labels, and errors that name the byte;
+# - RecordIO files written by MXNet and by `im2rec.py`, read by MXNet's three readers and by
+#   `sidebyside.recordio` — pure Python, no MXNet — into a PyTorch `DataLoader`;
 # - the `transform=` trap: Gluon's datasets call it with `(data, label)`, torchvision's with
 #   the image alone.
 #
-# `DataLoader` on both sides is [notebook 4](04_data_loading.ipynb); metrics are
-# [notebook 11](11_metrics.ipynb).
-#
-# **Prerequisites**: [notebook 4](04_data_loading.ipynb) (`DataLoader` on both sides).
-# **Time**: about 40 minutes.
+# **Prerequisites**: [notebook 4](04_data_loading.ipynb) (`DataLoader` on both sides);
+# metrics are [notebook 11](11_metrics.ipynb). **Time**: about 30 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import inspect
 import json
 import os
-import struct
 import subprocess
 import sys
 import tempfile
@@ -81,11 +75,11 @@ pt_loader = DataLoader(pt_ds, batch_size=4)
 
 # %% tags=["mxnet"]
 mx_iter = mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle="pad")
-batch = next(mx_iter)
+mx_databatch = next(mx_iter)
 {"provide_data": mx_iter.provide_data, "provide_label": mx_iter.provide_label,
- "type": type(batch).__name__, "data": [d.shape for d in batch.data],
- "label": batch.label[0].asnumpy().astype(int).tolist(), "pad": batch.pad,
- "index": batch.index}
+ "type": type(mx_databatch).__name__, "data": [d.shape for d in mx_databatch.data],
+ "label": mx_databatch.label[0].asnumpy().astype(int).tolist(), "pad": mx_databatch.pad,
+ "index": mx_databatch.index}
 
 # %%
 def labels_and_pads(it, epochs=3):
@@ -97,9 +91,9 @@ def labels_and_pads(it, epochs=3):
     return out
 
 
-modes = {h: labels_and_pads(mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle=h))
+mx_modes = {h: labels_and_pads(mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle=h))
          for h in ("pad", "discard", "roll_over")}
-modes
+mx_modes
 
 # %% [markdown]
 # **Check**: `'pad'` fills the last batch with samples 0 and 1 again and says `pad=2`;
@@ -109,14 +103,14 @@ modes
 # the `pad` rows (below) then never scores samples 0 and 1 in that epoch.
 
 # %%
-assert modes["pad"] == [[([0, 1, 2, 3], 0), ([4, 5, 6, 7], 0), ([8, 9, 0, 1], 2)]] * 3
-dropped = [yb.int().tolist() for _, yb in DataLoader(pt_ds, batch_size=4, drop_last=True)]
-assert [[labels for labels, _ in epoch] for epoch in modes["discard"]] == [dropped] * 3
-gluon_rollover = gluon.data.DataLoader(gluon.data.ArrayDataset(X, y), batch_size=4,
+assert mx_modes["pad"] == [[([0, 1, 2, 3], 0), ([4, 5, 6, 7], 0), ([8, 9, 0, 1], 2)]] * 3
+pt_dropped = [yb.int().tolist() for _, yb in DataLoader(pt_ds, batch_size=4, drop_last=True)]
+assert [[labels for labels, _ in epoch] for epoch in mx_modes["discard"]] == [pt_dropped] * 3
+mx_rollover = gluon.data.DataLoader(gluon.data.ArrayDataset(X, y), batch_size=4,
                                        last_batch="rollover")
-assert [[labels for labels, _ in epoch] for epoch in modes["roll_over"]] == [
-    [yb.asnumpy().astype(int).tolist() for _, yb in gluon_rollover] for _ in range(3)]
-assert modes["roll_over"][1][0] == ([8, 9, 0, 1], 2)
+assert [[labels for labels, _ in epoch] for epoch in mx_modes["roll_over"]] == [
+    [yb.asnumpy().astype(int).tolist() for _, yb in mx_rollover] for _ in range(3)]
+assert mx_modes["roll_over"][1][0] == ([8, 9, 0, 1], 2)
 "pad: wraps to the start; discard: drop_last=True; roll_over: Gluon's 'rollover'"
 
 # %% [markdown]
@@ -126,22 +120,22 @@ assert modes["roll_over"][1][0] == ([8, 9, 0, 1], 2)
 # samples:
 
 # %%
-once = mx.io.NDArrayIter(X, y, batch_size=4)
-passes = {"first": len(list(once)), "second, no reset()": len(list(once))}
-once.reset()
-passes["after reset()"] = len(list(once))
-counted = mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle="roll_over")
-list(counted)
-list(counted)                                # the stray pass
-counted.reset()
-after_stray = [b.label[0].asnumpy().astype(int).tolist() for b in counted]
-{"mx.io passes": passes, "DataLoader passes": [len(list(pt_loader)), len(list(pt_loader))],
- "roll_over's next epoch after a stray pass": after_stray}
+mx_once = mx.io.NDArrayIter(X, y, batch_size=4)
+mx_passes = {"first": len(list(mx_once)), "second, no reset()": len(list(mx_once))}
+mx_once.reset()
+mx_passes["after reset()"] = len(list(mx_once))
+mx_counted = mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle="roll_over")
+list(mx_counted)
+list(mx_counted)                                # the stray pass
+mx_counted.reset()
+mx_after_stray = [b.label[0].asnumpy().astype(int).tolist() for b in mx_counted]
+{"mx.io passes": mx_passes, "DataLoader passes": [len(list(pt_loader)), len(list(pt_loader))],
+ "roll_over's next epoch after a stray pass": mx_after_stray}
 
 # %%
-assert passes == {"first": 3, "second, no reset()": 0, "after reset()": 3}
+assert mx_passes == {"first": 3, "second, no reset()": 0, "after reset()": 3}
 assert [len(list(pt_loader)), len(list(pt_loader))] == [3, 3]
-assert after_stray == [[0, 1, 2, 3], [4, 5, 6, 7]]           # 8 and 9 are gone
+assert mx_after_stray == [[0, 1, 2, 3], [4, 5, 6, 7]]           # 8 and 9 are gone
 "no reset(), no batches; every for over a DataLoader is an epoch"
 
 # %% [markdown]
@@ -174,8 +168,8 @@ pt_padded, pad
 
 # %% tags=["mxnet"]
 np.random.seed(3)
-shuffled = mx.io.NDArrayIter(X, y, batch_size=4, shuffle=True, last_batch_handle="pad")
-mx_padded = [(b.label[0].asnumpy().astype(int).tolist(), b.pad) for b in shuffled]
+mx_shuffled = mx.io.NDArrayIter(X, y, batch_size=4, shuffle=True, last_batch_handle="pad")
+mx_padded = [(b.label[0].asnumpy().astype(int).tolist(), b.pad) for b in mx_shuffled]
 mx_padded
 
 # %%
@@ -196,15 +190,15 @@ def toy_predict(features):
     return np.where(ids < 5, ids, (ids + 1) % 10)
 
 
-whole, trimmed = mx.metric.Accuracy(), mx.metric.Accuracy()
+mx_whole, mx_trimmed = mx.metric.Accuracy(), mx.metric.Accuracy()
 for b in mx.io.NDArrayIter(X, y, batch_size=4, last_batch_handle="pad"):
     pred = mx.nd.array(toy_predict(b.data[0].asnumpy()))
-    whole.update([b.label[0]], [pred])
+    mx_whole.update([b.label[0]], [pred])
     keep = b.data[0].shape[0] - b.pad
-    trimmed.update([b.label[0][:keep]], [pred[:keep]])
+    mx_trimmed.update([b.label[0][:keep]], [pred[:keep]])
 pt_correct = sum(int((toy_predict(xb.numpy()) == yb.numpy()).sum()) for xb, yb in pt_loader)
-counts = {"mx, whole batches": (int(whole.sum_metric), whole.num_inst),
-          "mx, pad rows dropped": (int(trimmed.sum_metric), trimmed.num_inst),
+counts = {"mx, whole batches": (int(mx_whole.sum_metric), mx_whole.num_inst),
+          "mx, pad rows dropped": (int(mx_trimmed.sum_metric), mx_trimmed.num_inst),
           "torch, no padding": (pt_correct, len(pt_ds))}
 counts
 
@@ -241,9 +235,9 @@ def mnist_iter(**kwargs):
                            label=str(RAW / "t10k-labels-idx1-ubyte"), silent=True, **kwargs)
 
 
-legacy = mnist_iter(batch_size=100, shuffle=False, flat=False, input_shape=(1, 32, 32))
-mx_batch = next(legacy)
-{"provide_data": legacy.provide_data, "provide_label": legacy.provide_label,
+mx_legacy = mnist_iter(batch_size=100, shuffle=False, flat=False, input_shape=(1, 32, 32))
+mx_batch = next(mx_legacy)
+{"provide_data": mx_legacy.provide_data, "provide_label": mx_legacy.provide_label,
  "data": (mx_batch.data[0].shape, mx_batch.data[0].dtype),
  "label dtype": mx_batch.label[0].dtype}
 
@@ -268,7 +262,7 @@ assert mx_x.max().item() == 255 / 256
 assert not torch.equal(to_tensor, mx_x)
 assert abs((to_tensor - mx_x).abs().max().item() - 1 / 256) <= 1e-7     # x/255 - x/256 at 255
 assert mx_batch.data[0].shape == (100, 1, 28, 28)
-assert legacy.provide_label[0].name == "softmax_label"
+assert mx_legacy.provide_label[0].name == "softmax_label"
 assert mx_batch.label[0].dtype == np.float32
 assert torch.equal(torch.from_numpy(mx_batch.label[0].asnumpy()).long(), pt_batch[1])
 "MNISTIter's pixels are uint8/256 exactly; input_shape changes nothing"
@@ -278,9 +272,9 @@ assert torch.equal(torch.from_numpy(mx_batch.label[0].asnumpy()).long(), pt_batc
 # accepts **any** keyword without a word — a misspelt one too:
 
 # %%
-anything = mnist_iter(batch_size=100, shuffle=False, input_shape=(3, 64, 64),
+mx_anything = mnist_iter(batch_size=100, shuffle=False, input_shape=(3, 64, 64),
                       data_shape=(1, 32, 32), shufle=False, foo=1)
-assert anything.provide_data[0].shape == (100, 1, 28, 28)
+assert mx_anything.provide_data[0].shape == (100, 1, 28, 28)
 documented = mx.io.MNISTIter.__doc__
 assert "input_shape" not in documented and "shuffle : boolean, optional, default=1" in documented
 "unknown keywords are accepted and ignored: check legacy calls against the parameter list"
@@ -325,10 +319,10 @@ def order_of(it):
             for b in it for row in b.data[0].asnumpy().reshape(-1, 784)]
 
 
-shuffling = mnist_iter(batch_size=1000)          # the defaults: shuffle=True, seed=0
-epoch_1 = order_of(shuffling)
-shuffling.reset()
-epoch_2 = order_of(shuffling)
+mx_shuffling = mnist_iter(batch_size=1000)          # the defaults: shuffle=True, seed=0
+epoch_1 = order_of(mx_shuffling)
+mx_shuffling.reset()
+epoch_2 = order_of(mx_shuffling)
 seed_1 = order_of(mnist_iter(batch_size=1000, seed=1))
 indexes = {int(i) for b in mnist_iter(batch_size=1000) for i in b.index}
 kept = list(mnist_iter(batch_size=100, shuffle=False))
@@ -344,82 +338,51 @@ stale = sum(not np.array_equal(b.label[0].asnumpy(), fm_test.targets[100 * k:100
 # the way `MNISTIter` does; handing over MXNet's own order gives its batches exactly.
 
 # %%
-replay = DataLoader(fm_scaled, batch_size=1000, sampler=epoch_1)
-pt_first = next(iter(replay))[0]
+pt_replay = DataLoader(fm_scaled, batch_size=1000, sampler=epoch_1)
+pt_first = next(iter(pt_replay))[0]
 mx_first = next(mnist_iter(batch_size=1000)).data[0].asnumpy()
-sampler = RandomSampler(range(10000), generator=torch.Generator().manual_seed(0))
-torch_epochs = [list(sampler), list(sampler)]
+pt_sampler = RandomSampler(range(10000), generator=torch.Generator().manual_seed(0))
+pt_epochs = [list(pt_sampler), list(pt_sampler)]
 
 # %%
 assert sorted(epoch_1) == list(range(10000)) and epoch_1 != list(range(10000))
 assert epoch_1 == epoch_2 and epoch_1 != seed_1
 assert indexes == {0}
 assert torch.equal(pt_first, torch.from_numpy(mx_first))
-assert torch_epochs[0] != torch_epochs[1]
+assert pt_epochs[0] != pt_epochs[1]
 assert stale > 0
 "MNISTIter: one permutation per seed, replayed every epoch; copy batches before next()"
 
 # %% [markdown]
-# ## 3. RecordIO: `.rec` + `.idx`, byte by byte, read without MXNet
+# ## 3. RecordIO: `.rec` + `.idx`, read without MXNet
 #
-# A `.rec` file is a sequence of records, each a frame header and a payload:
-#
-# | bytes | field | |
-# |---|---|---|
-# | 0–3 | magic | `0xced7230a`, a little-endian uint32 (the bytes `0a 23 d7 ce`) |
-# | 4–7 | `lrecord` | uint32: `cflag = lrecord >> 29`, `length = lrecord & (2**29 − 1)` |
-# | 8 … 7+length | payload | |
-# | … | padding | 0–3 zero bytes, to a multiple of 4 |
-#
-# `cflag` 0 is a whole record. The writer (dmlc-core's, which MXNet uses) cuts out every
-# copy of the magic found *inside* the payload at a 4-byte-aligned position and writes the
-# pieces as frames with `cflag` 1 (first), 2 (middle) and 3 (last); the reader puts one
-# magic back between them. So every aligned magic in a file is a frame header, and a reader
-# dropped anywhere in the file — one of several workers sharing it — finds the next record
-# by looking for the magic followed by `cflag` 0 or 1.
-#
-# An image record's payload (`mx.recordio.pack`) starts with the 24-byte `IRHeader`, struct
-# `'IfQQ'`:
-#
-# | bytes | field | |
-# |---|---|---|
-# | 0–3 | `flag` | uint32: 0, or the number *n* of float32 labels after the header |
-# | 4–7 | `label` | float32: the label when `flag` is 0 (else 0) |
-# | 8–15, 16–23 | `id`, `id2` | uint64 |
-# | 24 … 23+4*n* | labels | *n* float32, when `flag` = *n* > 0 |
-# | … | image | the encoded image: JPEG (`pack_img`'s default) or PNG |
-#
-# The `.idx` file is text, one line per record: `key<TAB>byte offset`.
+# A `.rec` file is a sequence of records, each an 8-byte frame header (a magic number and
+# the length) and a payload padded to a multiple of 4 bytes; an image record's payload
+# (`mx.recordio.pack`) is a 24-byte `IRHeader` (`flag`, `label`, `id`, `id2`) and then the
+# encoded image. The `.idx` file is text, one line per record: `key<TAB>byte offset`. The
+# deep dive [RecordIO in detail](deep_dives/recordio_format.ipynb) decodes a record by hand
+# (§1), splits a payload that holds the magic (§2), runs six readers for their channel order
+# (§3) and damaged files through both readers (§4), and follows `ImageRecordIter`'s epochs
+# (§5).
 #
 # ### Writing with MXNet
 #
 # **MXNet**: 64 real test images, with their labels, packed as PNG (lossless). For PNG,
 # `pack_img`'s `quality` is the zlib compression level: 0 stores the pixels uncompressed, so
-# every record has the same size on every machine (a compressor's output may not). Then the
-# first record, decoded by hand with `struct`:
+# every record has the same size on every machine (a compressor's output may not):
 
 # %%
 N = 64
 images = fm_test.data[:N].numpy()
 labels = fm_test.targets[:N].numpy()
-writer = mx.recordio.MXIndexedRecordIO("fm.idx", "fm.rec", "w")
+mx_writer = mx.recordio.MXIndexedRecordIO("fm.idx", "fm.rec", "w")
 for i in range(N):
     header = mx.recordio.IRHeader(flag=0, label=float(labels[i]), id=i, id2=0)
-    writer.write_idx(i, mx.recordio.pack_img(header, images[i], quality=0, img_fmt=".png"))
-writer.close()
+    mx_writer.write_idx(i, mx.recordio.pack_img(header, images[i], quality=0, img_fmt=".png"))
+mx_writer.close()
 rec_bytes = Path("fm.rec").read_bytes()
-magic, lrecord = struct.unpack_from("<II", rec_bytes, 0)
-flag, label, id_, id2 = struct.unpack_from("<IfQQ", rec_bytes, 8)
-{"magic": hex(magic), "cflag": lrecord >> 29, "length": lrecord & (2**29 - 1),
- "IRHeader": (flag, label, id_, id2), "image starts": rec_bytes[32:40],
- "file size": len(rec_bytes), "fm.idx": Path("fm.idx").read_text().splitlines()[:3]}
-
-# %%
 first_offsets = [int(line.split("\t")[1]) for line in Path("fm.idx").read_text().splitlines()]
-assert rec_bytes[:4] == bytes.fromhex("0a23d7ce") and magic == recordio.MAGIC
-assert first_offsets[1] == 8 + ((lrecord & (2**29 - 1)) + 3) // 4 * 4
-assert (flag, label, id_, id2) == (0, labels[0], 0, 0)
-"record 0: frame header, IRHeader, PNG; record 1 starts after the padding"
+{"file size": len(rec_bytes), "records": len(first_offsets), "fm.idx": first_offsets[:3]}
 
 # %% [markdown]
 # ### Writing with `im2rec.py`
@@ -467,16 +430,16 @@ assert auto != {name: k for k, name in enumerate(names)}
 
 # %% tags=["gluon"]
 mx_reader = mx.recordio.MXIndexedRecordIO("fm.idx", "fm.rec", "r")
-via_recordio = [mx.recordio.unpack_img(mx_reader.read_idx(k)) for k in mx_reader.keys]
-via_gluon = gluon.data.vision.ImageRecordDataset("fm.rec", flag=0)
-via_iter = mx.io.ImageRecordIter(path_imgrec="fm.rec", path_imgidx="fm.idx",
+mx_via_recordio = [mx.recordio.unpack_img(mx_reader.read_idx(k)) for k in mx_reader.keys]
+mx_via_gluon = gluon.data.vision.ImageRecordDataset("fm.rec", flag=0)
+mx_via_iter = mx.io.ImageRecordIter(path_imgrec="fm.rec", path_imgidx="fm.idx",
                                  data_shape=(1, 28, 28), batch_size=16,
                                  preprocess_threads=1, verbose=False)
-iter_x, iter_y = (np.concatenate(parts) for parts in zip(
-    *[(b.data[0].asnumpy(), b.label[0].asnumpy()) for b in via_iter]))
-{"unpack_img": (via_recordio[0][0], via_recordio[0][1].shape),
- "ImageRecordDataset": (via_gluon[0][0].shape, via_gluon[0][1]),
- "ImageRecordIter": (iter_x.shape, iter_x.dtype, iter_y.dtype)}
+mx_iter_x, mx_iter_y = (np.concatenate(parts) for parts in zip(
+    *[(b.data[0].asnumpy(), b.label[0].asnumpy()) for b in mx_via_iter]))
+{"unpack_img": (mx_via_recordio[0][0], mx_via_recordio[0][1].shape),
+ "ImageRecordDataset": (mx_via_gluon[0][0].shape, mx_via_gluon[0][1]),
+ "ImageRecordIter": (mx_iter_x.shape, mx_iter_x.dtype, mx_iter_y.dtype)}
 
 # %% [markdown]
 # **PyTorch**: `sidebyside.recordio.RecordDataset` reads the same files in pure Python
@@ -492,18 +455,18 @@ pt_rec, tuple(pt_x.shape), pt_x.dtype
 # %%
 assert torch.equal(pt_x[:, 0], torch.from_numpy(images))
 assert pt_y.tolist() == labels.tolist()
-for k, (header, img) in enumerate(via_recordio):
+for k, (header, img) in enumerate(mx_via_recordio):
     assert header.label == labels[k] and header.id == k and np.array_equal(img, images[k])
 for k in range(N):
-    assert np.array_equal(via_gluon[k][0].asnumpy()[:, :, 0], images[k])
-    assert via_gluon[k][1] == labels[k]
-assert np.array_equal(iter_x, pt_x.numpy().astype(np.float32))
-assert np.array_equal(iter_y, labels.astype(np.float32))
-tool = recordio.RecordDataset("tool.rec", "tool.idx", target_transform=int)
-assert tool.keys == [im.index for im in tree.images]
+    assert np.array_equal(mx_via_gluon[k][0].asnumpy()[:, :, 0], images[k])
+    assert mx_via_gluon[k][1] == labels[k]
+assert np.array_equal(mx_iter_x, pt_x.numpy().astype(np.float32))
+assert np.array_equal(mx_iter_y, labels.astype(np.float32))
+pt_tool = recordio.RecordDataset("tool.rec", "tool.idx", target_transform=int)
+assert pt_tool.keys == [im.index for im in tree.images]
 for k, im in enumerate(tree.images):
-    assert np.array_equal(np.asarray(tool[k][0]), fm_test.data[im.index].numpy())
-    assert tool[k][1] == im.label
+    assert np.array_equal(np.asarray(pt_tool[k][0]), fm_test.data[im.index].numpy())
+    assert pt_tool[k][1] == im.label
 "the same 64 images and labels from MXNet's three readers and RecordDataset; im2rec's 40 too"
 
 # %% [markdown]
@@ -521,101 +484,43 @@ with recordio.IndexedRecordWriter("ours.idx", "ours.rec") as w:
     for i in range(N):
         header = recordio.IRHeader(flag=0, label=float(labels[i]), id=i, id2=0)
         w.write_idx(i, recordio.pack_img(header, images[i], img_fmt=".png"))
-ours_gluon = gluon.data.vision.ImageRecordDataset("ours.rec", flag=0)
-ours_batch = mx.io.ImageRecordIter(path_imgrec="ours.rec", data_shape=(1, 28, 28),
+mx_ours_gluon = gluon.data.vision.ImageRecordDataset("ours.rec", flag=0)
+mx_ours_batch = mx.io.ImageRecordIter(path_imgrec="ours.rec", data_shape=(1, 28, 28),
                                    batch_size=N, preprocess_threads=1, verbose=False).next()
-ours_mx = mx.recordio.MXIndexedRecordIO("ours.idx", "ours.rec", "r")
+mx_ours_reader = mx.recordio.MXIndexedRecordIO("ours.idx", "ours.rec", "r")
 
 # %%
 assert Path("copy.rec").read_bytes() == rec_bytes
 assert Path("copy.idx").read_text() == Path("fm.idx").read_text()
 for k in range(N):
-    assert np.array_equal(ours_gluon[k][0].asnumpy()[:, :, 0], images[k])
-    assert ours_gluon[k][1] == labels[k]
-    header, img = mx.recordio.unpack_img(ours_mx.read_idx(k))
+    assert np.array_equal(mx_ours_gluon[k][0].asnumpy()[:, :, 0], images[k])
+    assert mx_ours_gluon[k][1] == labels[k]
+    header, img = mx.recordio.unpack_img(mx_ours_reader.read_idx(k))
     assert np.array_equal(img, images[k]) and header == (0, labels[k], k, 0)
-assert np.array_equal(ours_batch.data[0].asnumpy()[:, 0], images.astype(np.float32))
-assert np.array_equal(ours_batch.label[0].asnumpy(), labels.astype(np.float32))
+assert np.array_equal(mx_ours_batch.data[0].asnumpy()[:, 0], images.astype(np.float32))
+assert np.array_equal(mx_ours_batch.label[0].asnumpy(), labels.astype(np.float32))
 "byte-identical framing; Pillow's PNGs read by all three MXNet readers"
-
-# %% [markdown]
-# ### A payload that holds the magic: split records
-#
-# A payload with the magic at offset 4 (aligned: cut out, two frames) and one at offset 2
-# (not aligned: left alone). MXNet and `sidebyside.recordio` write the same frames and read
-# each other's:
-
-# %%
-M = recordio.MAGIC_BYTES
-split_payloads = [b"abcd" + M + b"xyz", b"xy" + M + b"zz"]
-theirs = mx.recordio.MXRecordIO("split-mx.rec", "w")
-for p in split_payloads:
-    theirs.write(p)
-theirs.close()
-with recordio.RecordWriter("split-ours.rec") as w:
-    for p in split_payloads:
-        w.write(p)
-frames = [recordio.frame(p).hex(" ", 4) for p in split_payloads]
-frames
-
-# %%
-split_back = mx.recordio.MXRecordIO("split-ours.rec", "r")
-assert [split_back.read(), split_back.read(), split_back.read()] == split_payloads + [None]
-assert list(recordio.RecordReader("split-mx.rec")) == split_payloads
-assert Path("split-mx.rec").read_bytes() == Path("split-ours.rec").read_bytes()
-assert frames[0] == "0a23d7ce 04000020 61626364 0a23d7ce 03000060 78797a00"   # cflag 1, then 3
-assert frames[1].split(" ")[1] == "08000000"                                    # cflag 0
-"aligned magic: two frames (cflag 1 and 3); unaligned: one whole record"
 
 # %% [markdown]
 # ### Channel order: `unpack_img` is the odd one out
 #
 # `mx.recordio.pack_img` and `unpack_img` use OpenCV, which takes a 3-channel array to be
 # **BGR**. Everything else — Pillow, torchvision, `mx.image.imdecode`,
-# `ImageRecordDataset`, `ImageRecordIter`, and `sidebyside.recordio` — speaks **RGB**. A
-# colour image made from a real one (red: the image, green: its negative, blue: half of it),
-# packed by each side's `pack_img` from the same array, then read by each reader:
+# `ImageRecordDataset`, `ImageRecordIter`, and `sidebyside.recordio` — speaks **RGB** (the
+# deep dive's §3 runs all six readers on records packed by each side). A colour image made
+# from a real one (red: the image, green: its negative, blue: half of it), packed by MXNet:
 
 # %%
 rgb = np.stack([images[0], 255 - images[0], images[0] // 2], axis=-1)
 from_mx = mx.recordio.pack_img(mx.recordio.IRHeader(0, 0.0, 0, 0), rgb, img_fmt=".png")
-from_ours = recordio.pack_img(recordio.IRHeader(0, 0.0, 1, 0), rgb, img_fmt=".png")
-with recordio.IndexedRecordWriter("colour.idx", "colour.rec") as w:
-    w.write_idx(0, from_mx)
-    w.write_idx(1, from_ours)
-colour_iter = mx.io.ImageRecordIter(path_imgrec="colour.rec", data_shape=(3, 28, 28),
-                                    batch_size=2, preprocess_threads=1, verbose=False)
-colour_batch = colour_iter.next().data[0].asnumpy().transpose(0, 2, 3, 1)
-colour_gluon = gluon.data.vision.ImageRecordDataset("colour.rec")
-colour_ours = recordio.RecordDataset("colour.rec")
-read = {
-    "mx.recordio.unpack_img": lambda k, s: mx.recordio.unpack_img(s)[1],
-    "mx.image.imdecode": lambda k, s: mx.image.imdecode(recordio.unpack(s)[1]).asnumpy(),
-    "ImageRecordDataset": lambda k, s: colour_gluon[k][0].asnumpy(),
-    "ImageRecordIter": lambda k, s: colour_batch[k],
-    "recordio.unpack_img": lambda k, s: recordio.unpack_img(s)[1],
-    "RecordDataset": lambda k, s: np.asarray(colour_ours[k][0]),
-}
-
-
-def channels(arr):
-    return ("as packed" if np.array_equal(arr, rgb) else
-            "reversed" if np.array_equal(arr, rgb[..., ::-1]) else "other")
-
-
-order_table = {reader: {"mx.recordio.pack_img": channels(fn(0, from_mx)),
-                        "recordio.pack_img": channels(fn(1, from_ours))}
-               for reader, fn in read.items()}
-order_table
-
-# %%
-for reader, row in order_table.items():
-    odd = reader == "mx.recordio.unpack_img"
-    assert row == {"mx.recordio.pack_img": "as packed" if odd else "reversed",
-                   "recordio.pack_img": "reversed" if odd else "as packed"}, reader
-gray = via_recordio[0][1], recordio.unpack_img(mx_reader.read_idx(0))[1]
+mx_rgb = mx.recordio.unpack_img(from_mx)[1]
+pt_rgb = recordio.unpack_img(from_mx)[1]
+mx_imdecode = mx.image.imdecode(recordio.unpack(from_mx)[1]).asnumpy()
+assert np.array_equal(mx_rgb, rgb)                                   # as packed
+assert np.array_equal(pt_rgb, rgb[..., ::-1]) and np.array_equal(mx_imdecode, pt_rgb)
+gray = mx_via_recordio[0][1], recordio.unpack_img(mx_reader.read_idx(0))[1]
 assert gray[0].shape == (28, 28) and gray[1].shape == (28, 28, 1)
-"mx.recordio's pair is BGR; every other reader is RGB; grayscale: (H, W) vs (H, W, 1)"
+"mx.recordio's pair is BGR; recordio and mx.image read RGB; grayscale: (H, W) vs (H, W, 1)"
 
 # %% [markdown]
 # So, for a 3-channel record `s`: `mx.recordio.unpack_img(s)[1]` is
@@ -628,35 +533,18 @@ assert gray[0].shape == (28, 28) and gray[1].shape == (28, 28, 1)
 # ### `ImageRecordIter`'s last batch
 #
 # 64 records in batches of 10. `round_batch=True` (the default) fills the last batch by
-# wrapping to the start, like `'pad'` — but the next epoch then starts *after* the wrapped
-# records, so epochs differ in length and in `pad`. With `round_batch=False` the last batch
-# still has 10 rows, of which only 4 are records, and says `pad=0`:
+# wrapping to the start, like `'pad'`, and the next epoch then starts *after* the wrapped
+# records, so epochs differ in length (the deep dive's §5 follows three of them). With
+# `round_batch=False` the last batch still has 10 rows, of which only 4 are records, and
+# says `pad=0`:
 
 # %%
-def pads_per_epoch(it, epochs=3):
-    out = []
-    for _ in range(epochs):
-        out.append([(b.pad, b.label[0].asnumpy().astype(int).tolist()) for b in it])
-        it.reset()
-    return out
-
-
-wrapping = pads_per_epoch(mx.io.ImageRecordIter(
-    path_imgrec="fm.rec", data_shape=(1, 28, 28), batch_size=10, preprocess_threads=1,
-    verbose=False))
-no_wrap = [(b.pad, b.data[0].asnumpy()) for b in mx.io.ImageRecordIter(
+mx_no_wrap = [(b.pad, b.data[0].asnumpy()) for b in mx.io.ImageRecordIter(
     path_imgrec="fm.rec", data_shape=(1, 28, 28), batch_size=10, round_batch=False,
     preprocess_threads=1, verbose=False)]
-{"round_batch=True: (batches, last pad) per epoch": [(len(e), e[-1][0]) for e in wrapping],
- "round_batch=False: last batch (rows, pad)": (len(no_wrap[-1][1]), no_wrap[-1][0])}
-
-# %%
-assert [(len(e), e[-1][0]) for e in wrapping] == [(7, 6), (6, 2), (7, 8)]
-assert wrapping[0][-1][1] == labels[60:].tolist() + labels[:6].tolist()
-assert wrapping[1][0][1] == labels[6:16].tolist()                  # epoch 2 starts at 6
-assert (len(no_wrap), no_wrap[-1][0], len(no_wrap[-1][1])) == (7, 0, 10)
-assert np.array_equal(no_wrap[-1][1][:4, 0], images[60:].astype(np.float32))
-"round_batch: epochs of 70, 60, 70 samples; round_batch=False: 6 rows that are not records, pad=0"
+assert (len(mx_no_wrap), mx_no_wrap[-1][0], len(mx_no_wrap[-1][1])) == (7, 0, 10)
+assert np.array_equal(mx_no_wrap[-1][1][:4, 0], images[60:].astype(np.float32))
+"round_batch=False: a last batch of 10 rows, 4 of them records, and pad=0"
 
 # %% [markdown]
 # ### Without MXNet
@@ -705,70 +593,30 @@ assert without["pixel sum"] == int(pt_x.sum()) and without["labels"] == labels.t
 # ### A damaged file
 #
 # The file cut 10 bytes short — a copy that did not finish. `sidebyside.recordio` raises
-# `RecordIOError` (a `ValueError`), naming the file, the record and the byte. MXNet stops
-# with dmlc-core's check, naming neither; the cell after it runs a few more damaged cases
-# through both — an index line that points inside a record, a key listed twice, an index
-# that lists 40 of the 64 records:
+# `RecordIOError` (a `ValueError`), naming the file, the record and the byte; MXNet stops
+# with dmlc-core's check, naming neither. The deep dive's §4 runs more damaged cases through
+# both: an index line that points inside a record, a key listed twice (MXNet reads it twice,
+# silently), an index that lists 40 of the 64 records (MXNet reads 40, silently).
 
 # %% tags=["raises-exception"]
 Path("cut.rec").write_bytes(rec_bytes[:-10])
 recordio.RecordDataset("cut.rec")
 
 # %%
-def read_all_mx(rec, idx=None):
-    if idx is None:
-        reader = mx.recordio.MXRecordIO(rec, "r")
-        while reader.read() is not None:
-            pass
-        return "read to the end"
-    reader = mx.recordio.MXIndexedRecordIO(idx, rec, "r")
-    headers = [mx.recordio.unpack(reader.read_idx(k))[0].id for k in reader.keys]
-    return f"read {len(headers)} records, ids {headers[:4]}..."
+def mx_read_all(rec):
+    reader = mx.recordio.MXRecordIO(rec, "r")
+    while reader.read() is not None:
+        pass
 
 
-def read_all_ours(rec, idx=None):
-    ds = recordio.RecordDataset(rec, idx)
-    return f"read {len(ds)} records, ids {[ds.header(k).id for k in range(4)]}..."
-
-
-idx_lines = Path("fm.idx").read_text().splitlines()
-Path("inside.idx").write_text("\n".join(
-    idx_lines[:3] + [f"3\t{first_offsets[3] + 8}"] + idx_lines[4:]) + "\n")
-Path("twice.idx").write_text("\n".join(idx_lines + ["3\t" + idx_lines[9].split("\t")[1]]) + "\n")
-Path("other.idx").write_text("".join(line + "\n" for line in idx_lines[:40]))
-cases = {"file cut short": ("cut.rec", None),
-         "offset inside a record": ("fm.rec", "inside.idx"),
-         "key listed twice": ("fm.rec", "twice.idx"),
-         "index lists 40 of 64": ("fm.rec", "other.idx")}
-
-
-def outcome(fn, *args):
-    """What fn(*args) returns, or its error's type and first line."""
-    try:
-        return fn(*args)
-    except (mx.base.MXNetError, recordio.RecordIOError):
-        return str(errors.catch(fn, *args))
-
-
-damage = {case: {"MXNet": outcome(read_all_mx, *args), "sidebyside": outcome(read_all_ours, *args)}
-          for case, args in cases.items()}
-damage
-
-# %%
 cut_at = first_offsets[-1]
-assert damage["file cut short"]["MXNet"].startswith("MXNetError: Check failed")
-assert "Invalid RecordIO File" in damage["file cut short"]["MXNet"]
-assert damage["file cut short"]["sidebyside"].startswith(
-    f"RecordIOError: cut.rec: truncated record at byte {cut_at}: the frame at byte {cut_at}")
-assert "Invalid RecordIO File" in damage["offset inside a record"]["MXNet"]
-assert (f"key 3 points at byte {first_offsets[3] + 8}, not a record start of fm.rec"
-        in damage["offset inside a record"]["sidebyside"])
-assert damage["key listed twice"]["MXNet"] == "read 65 records, ids [0, 1, 2, 9]..."
-assert "twice.idx: duplicate key 3 on lines 4 and 65" in damage["key listed twice"]["sidebyside"]
-assert damage["index lists 40 of 64"]["MXNet"] == "read 40 records, ids [0, 1, 2, 3]..."
-assert ("the index lists 40 records, the file holds 64"
-        in damage["index lists 40 of 64"]["sidebyside"])
-"MXNet: no file, no byte, and two silent misreads; sidebyside: RecordIOError naming both"
+ours_cut = errors.catch(recordio.RecordDataset, "cut.rec")
+mx_cut = errors.catch(mx_read_all, "cut.rec")
+assert ours_cut.type == "RecordIOError" and isinstance(ours_cut.exception, ValueError)
+assert ours_cut.line.startswith(f"cut.rec: truncated record at byte {cut_at}")
+assert mx_cut.type == "MXNetError" and "Invalid RecordIO File" in mx_cut.line
+assert "cut.rec" not in mx_cut.line and str(cut_at) not in mx_cut.line
+"the cut file: RecordIOError names the file and the byte; MXNet's check names neither"
 
 # %% [markdown]
 # ## 4. The `transform=` trap
@@ -820,28 +668,28 @@ def scale_pair(img, label):
     return img.astype("float32") / 255, label
 
 
-records = gluon.data.vision.ImageRecordDataset("fm.rec", flag=0)
-gluon_forms = {
+mx_records = gluon.data.vision.ImageRecordDataset("fm.rec", flag=0)
+mx_forms = {
     "transform=two-argument": gluon.data.vision.ImageRecordDataset(
         "fm.rec", flag=0, transform=scale_pair)[0],
-    "transform_first(one-argument)": records.transform_first(scale_nd)[0],
-    "transform(two-argument)": records.transform(scale_pair)[0],
+    "transform_first(one-argument)": mx_records.transform_first(scale_nd)[0],
+    "transform(two-argument)": mx_records.transform(scale_pair)[0],
 }
-to_tensor_gluon = records.transform_first(gluon.data.vision.transforms.ToTensor())[0][0]
-to_tensor_torch = recordio.RecordDataset("fm.rec", "fm.idx", transform=T.ToTensor())[0][0]
+mx_to_tensor = mx_records.transform_first(gluon.data.vision.transforms.ToTensor())[0][0]
+pt_to_tensor = recordio.RecordDataset("fm.rec", "fm.idx", transform=T.ToTensor())[0][0]
 {"transform is called as": transform_calls,
- "forms": {form: (x.shape, lab) for form, (x, lab) in gluon_forms.items()}}
+ "forms": {form: (x.shape, lab) for form, (x, lab) in mx_forms.items()}}
 
 # %%
 failure = errors.catch(lambda: gluon.data.vision.ImageRecordDataset(
     "fm.rec", flag=0, transform=scale_nd)[0])
 assert failure.brief == ("TypeError", "scale_nd() takes 1 positional argument but 2 were given")
 assert all(len(lines) == 1 and "," in lines[0] for lines in transform_calls.values())
-for x, lab in gluon_forms.values():
+for x, lab in mx_forms.values():
     assert np.array_equal(x.asnumpy()[:, :, 0] * 255, images[0]) and lab == labels[0]
     assert np.allclose(x.asnumpy()[:, :, 0], pt_sample[0][0].numpy(), rtol=0, atol=1e-7)
-assert to_tensor_gluon.shape == (1, 28, 28)
-assert np.allclose(to_tensor_gluon.asnumpy(), to_tensor_torch.numpy(), rtol=0, atol=1e-7)
+assert mx_to_tensor.shape == (1, 28, 28)
+assert np.allclose(mx_to_tensor.asnumpy(), pt_to_tensor.numpy(), rtol=0, atol=1e-7)
 "Gluon's transform= gets (data, label); transform_first is torchvision's transform="
 
 # %% [markdown]
@@ -859,15 +707,15 @@ assert np.allclose(to_tensor_gluon.asnumpy(), to_tensor_torch.numpy(), rtol=0, a
 SANDAL = names.index("Sandal")
 
 
-def gluon_augment(img, label):
+def mx_augment(img, label):
     """Flip sandals left-right; labels become int32."""
     if label == SANDAL:
         img = img[:, ::-1, :]
     return img.astype("float32") / 255, np.int32(label)
 
 
-gluon_ported = records.transform(gluon_augment)
-gluon_out = [gluon_ported[k] for k in range(N)]
+mx_ported = mx_records.transform(mx_augment)
+mx_out = [mx_ported[k] for k in range(N)]
 
 # %% [markdown]
 # **PyTorch**: the label-free part as `transform`/`target_transform`, the label-dependent
@@ -891,14 +739,14 @@ def flip_sandals(img, target):
     return (img.flip(-1) if target == SANDAL else img), target
 
 
-torch_ported = PairTransform(recordio.RecordDataset(
+pt_ported = PairTransform(recordio.RecordDataset(
     "fm.rec", "fm.idx", transform=scale_image, target_transform=int), flip_sandals)
-torch_out = [torch_ported[k] for k in range(N)]
+pt_out = [pt_ported[k] for k in range(N)]
 
 # %%
 flipped = [k for k in range(N) if labels[k] == SANDAL]
 assert flipped, "the first 64 test images hold sandals"
-for (gx, gy), (tx, ty) in zip(gluon_out, torch_out):
+for (gx, gy), (tx, ty) in zip(mx_out, pt_out):
     assert int(gy) == ty
     assert np.allclose(gx.asnumpy()[:, :, 0], tx[0].numpy(), rtol=0, atol=1e-7)
 assert "transforms" in inspect.signature(torchvision.datasets.VisionDataset).parameters
@@ -924,23 +772,23 @@ pt_tensor_batches = list(pt_tensors)
 # **MXNet**
 
 # %%
-gluon_loader = gluon.data.DataLoader(
-    records.transform_first(gluon.data.vision.transforms.ToTensor()), batch_size=10)
-as_iter = mx.contrib.io.DataLoaderIter(gluon_loader)
-dl_batches = [(b.data[0].asnumpy(), b.label[0].asnumpy(), b.pad) for b in as_iter]
-again = len(list(as_iter))
-{"provide_data": as_iter.provide_data, "provide_label": as_iter.provide_label,
- "batch rows": [len(x) for x, _, _ in dl_batches], "pads": [p for _, _, p in dl_batches],
+mx_loader = gluon.data.DataLoader(
+    mx_records.transform_first(gluon.data.vision.transforms.ToTensor()), batch_size=10)
+mx_as_iter = mx.contrib.io.DataLoaderIter(mx_loader)
+mx_dl_batches = [(b.data[0].asnumpy(), b.label[0].asnumpy(), b.pad) for b in mx_as_iter]
+again = len(list(mx_as_iter))
+{"provide_data": mx_as_iter.provide_data, "provide_label": mx_as_iter.provide_label,
+ "batch rows": [len(x) for x, _, _ in mx_dl_batches], "pads": [p for _, _, p in mx_dl_batches],
  "second pass without reset()": again, "mx.io has DataLoaderIter": hasattr(mx.io, "DataLoaderIter")}
 
 # %%
-assert [p for _, _, p in dl_batches] == [0] * 6 + [6] and again == 0
+assert [p for _, _, p in mx_dl_batches] == [0] * 6 + [6] and again == 0
 assert [len(xb) for xb, _ in pt_tensor_batches] == [10] * 6 + [4]
-for (mx_xb, mx_yb, p), (pt_xb, pt_yb) in zip(dl_batches, pt_tensor_batches):
+for (mx_xb, mx_yb, p), (pt_xb, pt_yb) in zip(mx_dl_batches, pt_tensor_batches):
     keep = len(mx_xb) - p
     assert np.allclose(mx_xb[:keep], pt_xb.numpy(), rtol=0, atol=1e-7)
     assert mx_yb.dtype == np.float32 and np.array_equal(mx_yb[:keep], pt_yb.numpy())
-assert as_iter.provide_label[0].name == "softmax_label"
+assert mx_as_iter.provide_label[0].name == "softmax_label"
 "DataLoaderIter: DataBatches with pad; labels cast to float32; reset() between epochs"
 
 # %% [markdown]
@@ -950,43 +798,42 @@ assert as_iter.provide_label[0].name == "softmax_label"
 #
 # | MXNet | PyTorch | note |
 # |---|---|---|
-# | `mx.io.NDArrayIter(X, y, batch_size, shuffle)` | `DataLoader(TensorDataset(X, y), batch_size, shuffle)` | §1 |
-# | `last_batch_handle='pad'` (default) | `sampler=order + order[:pad]`; drop `pad` rows before metrics | §1 |
-# | `last_batch_handle='discard'` | `drop_last=True` | §1 |
-# | `last_batch_handle='roll_over'` | no equivalent (Gluon: `last_batch='rollover'`) | §1 |
-# | `DataBatch.data[0]`, `.label[0]`, `.pad` | the `(x, y)` tuple; no padding | §1 |
-# | `it.reset()` between epochs | nothing: every `for` is an epoch | §1 |
-# | `provide_data`, `provide_label` (`softmax_label`) | the first batch's shapes | §1 |
-# | `mx.io.MNISTIter(image=, label=, batch_size=128)` | `MNIST`/`FashionMNIST` + `pil_to_tensor(img).float() / 256` + `drop_last=True` | §2: /256, not `ToTensor`'s /255 |
-# | `MNISTIter(shuffle=True, seed=s)` (the default) | `sampler=` one fixed permutation, reused every epoch | §2 |
+# | `mx.io.NDArrayIter(X, y, batch_size, shuffle=True)` | `DataLoader(TensorDataset(X, y), batch_size, shuffle=True)` | §1 |
+# | `NDArrayIter(X, y, batch_size, last_batch_handle='pad')` | `DataLoader(ds, batch_size, sampler=order + order[:pad])` | the default; drop the `pad` rows before a metric (§1) |
+# | `NDArrayIter(X, y, batch_size, last_batch_handle='discard')` | `DataLoader(ds, batch_size, drop_last=True)` | §1 |
+# | `NDArrayIter(X, y, batch_size, last_batch_handle='roll_over')` | — | Gluon: `DataLoader(ds, batch_size, last_batch='rollover')` (§1) |
+# | `batch.data[0]`, `batch.label[0]`, `batch.pad` | `x, y = batch` | a `DataLoader` never pads (§1) |
+# | `it.reset()` | — | every `for` over a `DataLoader` is an epoch (§1) |
+# | `it.provide_data`, `it.provide_label` | `next(iter(loader))[0].shape` | the label is named `softmax_label` (§1) |
+# | `mx.io.MNISTIter(image=, label=, batch_size=128)` | `DataLoader(FashionMNIST(root, transform=lambda img: pil_to_tensor(img).float() / 256), 128, drop_last=True)` | /256, not `ToTensor`'s /255 (§2) |
+# | `MNISTIter(shuffle=True, seed=s)` | `DataLoader(ds, batch_size, sampler=perm)` | the default: one permutation, the same every epoch (§2) |
 # | `MNISTIter(flat=True)` | `x.flatten(1)` | §2 |
-# | `MNISTIter(input_shape=(1, 32, 32))` | nothing: ignored (any unknown keyword is) | §2 |
+# | `MNISTIter(input_shape=(1, 32, 32))` | — | ignored, as is any unknown keyword (§2) |
 # | `mx.recordio.MXIndexedRecordIO(idx, rec, 'r').read_idx(k)` | `recordio.IndexedRecordReader(idx, rec).read_idx(k)` | §3 |
-# | `mx.recordio.unpack_img(s)` (BGR; `(H, W)` for gray) | `recordio.unpack_img(s)` (RGB; `(H, W, C)`) | §3 |
+# | `mx.recordio.unpack_img(s)` | `recordio.unpack_img(s)` | BGR and `(H, W)` for gray, against RGB and `(H, W, C)` (§3) |
 # | `gluon.data.vision.ImageRecordDataset(rec, flag=0)` | `recordio.RecordDataset(rec, idx)` | §3 |
-# | `mx.io.ImageRecordIter(path_imgrec=, data_shape=, batch_size=)` | `DataLoader(RecordDataset(..., transform=T.PILToTensor()))`, then `.float()` | §3: not scaled |
-# | Gluon `transform=fn(data, label)` | `transform=` + `target_transform=`, or a wrapper dataset | §4 |
-# | `mx.contrib.io.DataLoaderIter(loader)` | the `DataLoader` itself | §5 |
+# | `mx.io.ImageRecordIter(path_imgrec=rec, data_shape=, batch_size=)` | `DataLoader(RecordDataset(rec, idx, transform=T.PILToTensor()), batch_size)`, then `x.float()` | pixels not scaled (§3) |
+# | `ImageRecordDataset(rec, transform=fn)`, `fn(data, label)` | `RecordDataset(rec, idx, transform=f, target_transform=g)` | a wrapper dataset when the image depends on the label (§4) |
+# | `mx.contrib.io.DataLoaderIter(loader)` | `loader` | §5 |
 #
 # **PyTorch → MXNet**
 #
 # | PyTorch | MXNet | note |
 # |---|---|---|
 # | `DataLoader(TensorDataset(X, y), batch_size)` | `mx.io.NDArrayIter(X, y, batch_size, last_batch_handle='pad')` | call `reset()` each epoch |
-# | `drop_last=True` / `False` | `'discard'` / `'pad'` (+ skip `pad` rows) | §1 |
-# | `shuffle=True` (new order each epoch) | `NDArrayIter(shuffle=True)` (reshuffles at `reset()`); `MNISTIter` does not | §1, §2 |
-# | `transforms.ToTensor()` on MNIST | `MNISTIter` gives /256; Gluon's `transforms.ToTensor()` gives /255 | §2, §4 |
-# | `transform=fn(img)` | `dataset.transform_first(fn)` | §4 |
+# | `drop_last=True` / `drop_last=False` | `last_batch_handle='discard'` / `last_batch_handle='pad'` | skip the `pad` rows (§1) |
+# | `DataLoader(ds, batch_size, shuffle=True)` | `mx.io.NDArrayIter(X, y, batch_size, shuffle=True)` | reshuffles at `reset()`; `MNISTIter` does not (§1, §2) |
+# | `transforms.ToTensor()` | `gluon.data.vision.transforms.ToTensor()` | both /255; `MNISTIter` gives /256 (§2, §4) |
+# | `transform=fn` | `dataset.transform_first(fn)` | §4 |
 # | `target_transform=fn` | `dataset.transform(lambda x, y: (x, fn(y)))` | §4 |
-# | a folder of images → a `.rec` | `im2rec.py` (`.lst` + folder; needs `cv2`) or `recordio.IndexedRecordWriter` + `recordio.pack_img` | §3 |
-# | an RGB array into `mx.recordio.pack_img` | `rgb[..., ::-1]` | §3 |
-# | a `DataLoader` for Module-API code | `mx.contrib.io.DataLoaderIter(gluon_loader)` | §5 |
+# | `ImageFolder(root)` | `python im2rec.py --encoding .png prefix root` | needs `cv2`; or `recordio.IndexedRecordWriter` + `recordio.pack_img` (§3) |
+# | `recordio.pack_img(header, rgb)` | `mx.recordio.pack_img(header, rgb[..., ::-1])` | OpenCV takes BGR (§3) |
+# | `loader` | `mx.contrib.io.DataLoaderIter(gluon_loader)` | `DataBatch`es with `pad`, for Module-API code (§5) |
 #
 # Gotchas met on the way: `mx.io` iterators yield nothing on a second pass without
 # `reset()`; `MNISTIter` reuses its output arrays (copy each batch) and silently drops the
 # last partial batch; `ImageRecordIter(round_batch=False)` says `pad=0` for a batch with
-# rows that are not records; MXNet's index reader accepts duplicate keys and partial
-# indexes without a word.
+# rows that are not records.
 #
 # ## Exercises
 #
@@ -996,7 +843,7 @@ assert as_iter.provide_label[0].name == "softmax_label"
 # 2. Leave RecordIO behind: turn `fm.rec` into a class-per-folder tree of PNG files and read
 #    it with `torchvision.datasets.ImageFolder`. Are the pixels and the labels the same?
 # 3. Port §1's metric loop to PyTorch with the padded sampler: compute the accuracy over
-#    full, padded batches, masking the padded rows, and check it against `trimmed`.
+#    full, padded batches, masking the padded rows, and check it against `mx_trimmed`.
 #
 # **Solutions** (folded away in the book: open each one):
 #
@@ -1009,13 +856,13 @@ multi = np.stack([labels, labels * 2 + 0.5, -labels], axis=1).astype(np.float32)
 with recordio.IndexedRecordWriter("multi.idx", "multi.rec") as w:
     for i in range(N):
         w.write_idx(i, recordio.pack_img((0, multi[i], i, 0), images[i], img_fmt=".png"))
-multi_iter = mx.io.ImageRecordIter(path_imgrec="multi.rec", data_shape=(1, 28, 28),
+mx_multi_iter = mx.io.ImageRecordIter(path_imgrec="multi.rec", data_shape=(1, 28, 28),
                                    batch_size=N, label_width=3, preprocess_threads=1,
                                    verbose=False)
-multi_ds = recordio.RecordDataset("multi.rec", "multi.idx")
-assert multi_ds.header(0).flag == 3
-assert np.array_equal(multi_iter.next().label[0].asnumpy(), multi)
-assert np.array_equal(np.stack([multi_ds[k][1] for k in range(N)]), multi)
+pt_multi = recordio.RecordDataset("multi.rec", "multi.idx")
+assert pt_multi.header(0).flag == 3
+assert np.array_equal(mx_multi_iter.next().label[0].asnumpy(), multi)
+assert np.array_equal(np.stack([pt_multi[k][1] for k in range(N)]), multi)
 "three float32 labels per record, read alike by ImageRecordIter and RecordDataset"
 
 # %% [markdown]
@@ -1028,13 +875,13 @@ assert np.array_equal(np.stack([multi_ds[k][1] for k in range(N)]), multi)
 exported = imagefolder.write_image_folder(
     recordio.RecordDataset("fm.rec", "fm.idx", target_transform=int), "exported", names,
     per_class=int(min(np.bincount(labels, minlength=len(names)))))
-folder_ds = torchvision.datasets.ImageFolder(
+pt_folder = torchvision.datasets.ImageFolder(
     "exported", loader=lambda path: Image.open(path).convert("L"))
-position = {path: k for k, (path, _) in enumerate(folder_ds.samples)}
+position = {path: k for k, (path, _) in enumerate(pt_folder.samples)}
 for im in exported.images:
-    img, label = folder_ds[position[str(im.path)]]
+    img, label = pt_folder[position[str(im.path)]]
     assert np.array_equal(np.asarray(img), images[im.index])
-    assert folder_ds.classes[label] == names[im.label]
+    assert pt_folder.classes[label] == names[im.label]
 f"{len(exported)} images exported and read back; ImageFolder's labels follow sorted folder names"
 
 # %% [markdown]
@@ -1051,5 +898,5 @@ for start, (xb, yb) in zip(range(0, len(indices), 4),
     hits = torch.from_numpy(toy_predict(xb.numpy()) == yb.numpy())
     correct += int(hits[mask].sum())
     seen += int(mask.sum())
-assert (correct, seen) == (int(trimmed.sum_metric), trimmed.num_inst) == (5, 10)
+assert (correct, seen) == (int(mx_trimmed.sum_metric), mx_trimmed.num_inst) == (5, 10)
 "masked: 5 of 10, as MXNet's pad-aware metric"

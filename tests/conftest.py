@@ -1,8 +1,23 @@
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def offline_book_config(folder: Path) -> tuple[dict, Path]:
+    """book/_config.yml with execution off, written into ``folder`` for ``jupyter-book build
+    --config``: the book then renders the stored outputs. Paths that jupyter-book resolves
+    against the config file's folder (``sphinx: local_extensions``) are made absolute."""
+    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
+    config["execute"]["execute_notebooks"] = "off"
+    local = config.get("sphinx", {}).get("local_extensions", {})
+    for name, path in local.items():
+        local[name] = str((ROOT / "book" / path).resolve())
+    path = folder / "_config.yml"
+    path.write_text(yaml.safe_dump(config, allow_unicode=True))
+    return config, path
 
 
 @pytest.fixture

@@ -14,15 +14,13 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from conftest import ROOT
+from conftest import ROOT, offline_book_config
 
 
 def test_book_builds_offline_from_the_stored_outputs(tmp_path):
-    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
-    assert config["execute"]["execute_notebooks"] == "cache"   # what `make all` publishes
-    config["execute"]["execute_notebooks"] = "off"
-    test_config = tmp_path / "_config.yml"
-    test_config.write_text(yaml.safe_dump(config, allow_unicode=True))
+    published = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
+    assert published["execute"]["execute_notebooks"] == "cache"   # what `make all` publishes
+    config, test_config = offline_book_config(tmp_path)
     jb = Path(sys.executable).with_name("jupyter-book")
     proc = subprocess.run(
         [str(jb), "build", str(ROOT / "book"), "--config", str(test_config),
@@ -33,18 +31,20 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
     assert "Executing notebook" not in log
     html = tmp_path / "_build" / "html"
     pages = sorted(p.relative_to(html).as_posix() for p in html.rglob("*.html"))
-    for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        assert f"notebooks/{nb_path.stem}.html" in pages
+    for nb_path in sorted((ROOT / "notebooks").glob("*.ipynb")) + sorted(
+            (ROOT / "notebooks" / "deep_dives").glob("*.ipynb")):      # tutorials, deep dives
+        page_name = nb_path.relative_to(ROOT).with_suffix(".html").as_posix()
+        assert page_name in pages
         # every stored output is on the page: one output block per code cell that has one
         nb = nbformat.read(nb_path, as_version=4)
         hidden = {"remove-output", "remove-cell"}     # jupyter-book leaves these out
         with_output = sum(1 for c in nb.cells if c.cell_type == "code" and c.outputs
                           and not hidden & set(c.metadata.get("tags", [])))
-        page = (html / "notebooks" / f"{nb_path.stem}.html").read_text()
+        page = (html / page_name).read_text()
         assert page.count('<div class="cell_output docutils container">') == with_output, \
             nb_path.name
         # each PyTorch cell tagged for the tab view is one synced tab set with its partner
-        # (sidebyside.sphinx_assets; an unpaired tag fails the build, -W)
+        # (book/_ext/sphinx_assets.py; an unpaired tag fails the build, -W)
         tagged = sum(1 for c in nb.cells if "pytorch" in c.metadata.get("tags", []))
         assert page.count('<div class="sd-tab-set sbs-frameworks docutils">') == tagged, \
             nb_path.name
@@ -52,7 +52,7 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
     for page in html.rglob("*.html"):
         text = page.read_text()
         # each inline script once (Sphinx 7.4 doubled sphinx-thebe's `const THEBE_JS_URL`,
-        # a SyntaxError on every page; sidebyside.sphinx_assets drops the repeat)
+        # a SyntaxError on every page; book/_ext/sphinx_assets.py drops the repeat)
         inline = re.findall(r"<script>(.*?)</script>", text, re.S)
         assert len(inline) == len(set(inline)), f"{page.name}: an inline script is repeated"
         # no links made from words: linkify (off) turned x.to(dtype) into http://x.to
@@ -77,47 +77,3 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
     for page in html.rglob("*.html"):
         external |= set(re.findall(r'<(?:script|link|img)[^>]*(?:src|href)="(https?://[^"]+)"', page.read_text()))
     assert not external, f"pages load assets from the network: {sorted(external)}"
-
-
-def test_repeated_scripts_are_dropped_in_order():
-    from sphinx.builders.html._assets import _JavaScript
-
-    from sidebyside.sphinx_assets import unique_scripts
-    body = "const THEBE_JS_URL = 'x'"
-    scripts = [_JavaScript("_static/a.js"), _JavaScript("", body=body),
-               _JavaScript(None, body=body), _JavaScript("_static/a.js"),
-               _JavaScript(None, body="var b = 1")]
-    assert unique_scripts(scripts) == [scripts[0], scripts[1], scripts[4]]
-
-
-def test_tagged_cells_become_one_tab_set_per_pair():
-    from docutils import nodes
-    from sidebyside.sphinx_assets import pair_cells
-
-    def cell(*tags):
-        return nodes.container("", nodes.literal_block("x", "x"),
-                               classes=["cell", *(f"tag_{t}" for t in tags)])
-
-    def para(text, bold=None):
-        return nodes.paragraph("", "", *([nodes.strong(bold, bold)] if bold else []),
-                               nodes.Text(text))
-
-    intro, pt, between, mx, check = (para(": a", "PyTorch"), cell("pytorch"), para("b", "Gluon"),
-                                     cell("gluon", "nbval-ignore-output"), cell())
-    lonely, after = cell("pytorch"), cell()
-    section = nodes.section("", para("lead"), intro, pt, between, mx, check, lonely, after)
-    made, unpaired = pair_cells(section)
-    assert (made, unpaired) == (1, [lonely])
-    tab_set = section[1]
-    assert tab_set["design_component"] == "tab-set"
-    (pt_label, pt_content), (mx_label, mx_content) = tab_set.children
-    assert pt_label.astext() == "PyTorch" and list(pt_content.children) == [intro, pt]
-    assert mx_label.astext() == "Gluon" and list(mx_content.children) == [between, mx]
-    assert pt_label["sync_group"] == mx_label["sync_group"] == "framework"
-    assert (pt_label["sync_id"], mx_label["sync_id"]) == ("pytorch", "mxnet")
-    assert list(section.children[2:]) == [check, lonely, after]   # the check stays outside
-    # the other order (legacy MXNet first), and two cells of one side make no pair
-    legacy = nodes.section("", cell("mxnet"), cell("pytorch"), cell("gluon"), cell("mxnet"))
-    made, unpaired = pair_cells(legacy)
-    assert made == 1 and unpaired == list(legacy.children[1:]) and len(legacy.children) == 3
-    assert [item[0].astext() for item in legacy[0].children] == ["MXNet", "PyTorch"]

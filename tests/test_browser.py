@@ -16,9 +16,8 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
-from conftest import ROOT
+from conftest import ROOT, offline_book_config
 
 spec = importlib.util.spec_from_file_location("browser_check", ROOT / "tools" / "browser_check.py")
 browser_check = importlib.util.module_from_spec(spec)
@@ -27,10 +26,7 @@ spec.loader.exec_module(browser_check)
 
 def build_book_offline(out):
     """The HTML book from the stored outputs (no notebook executed), into ``out``."""
-    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
-    config["execute"]["execute_notebooks"] = "off"
-    test_config = out / "_config.yml"
-    test_config.write_text(yaml.safe_dump(config, allow_unicode=True))
+    _, test_config = offline_book_config(out)
     jb = Path(sys.executable).with_name("jupyter-book")
     proc = subprocess.run([str(jb), "build", str(ROOT / "book"), "--config", str(test_config),
                            "--path-output", str(out), "--keep-going"],
@@ -118,24 +114,3 @@ def test_link_hosts(href, ok):
 def test_offline_requests(url, ok):
     assert (browser_check.request_problem(url) is None) == ok
 
-
-def test_figures_get_alt_text_from_section_and_cell():
-    from docutils import nodes
-
-    from sidebyside.sphinx_assets import _needs_alt, figure_alt_text
-
-    image = nodes.image(uri="../_images/abc.png")
-    cell = nodes.container(cell_index=32)
-    cell += image
-    section = nodes.section()
-    section += nodes.title(text="1. Samples")
-    section += cell
-    assert _needs_alt(image)
-    assert figure_alt_text(image, "3 · An MLP") == \
-        "Figure in section “1. Samples” of “3 · An MLP”, output of cell 33"
-    figure = nodes.figure()
-    captioned = nodes.image(uri="a.png", alt="a.png")
-    figure += captioned
-    figure += nodes.caption(text="Loss curves")
-    assert _needs_alt(captioned) and figure_alt_text(captioned, "T") == "Loss curves"
-    assert not _needs_alt(nodes.image(uri="a.png", alt="A plot of the loss"))

@@ -15,8 +15,9 @@ import pytest
 
 import sidebyside
 
-MODULES = sorted(
-    info.name for info in pkgutil.walk_packages(sidebyside.__path__, "sidebyside."))
+MODULES = sorted(  # a package's __main__ runs its command line when imported: not a library
+    info.name for info in pkgutil.walk_packages(sidebyside.__path__, "sidebyside.")
+    if not info.name.endswith(".__main__"))
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 PROMPT = re.compile(r"^\s*>>> ", re.M)
 

@@ -1,7 +1,8 @@
 """The reverse capstone (examples/image_classification): the legacy MXNet script runs offline in
 its three modes, its PyTorch port runs from its command line with the same flags and log
 lines, a checkpoint the legacy script saved converts into the port's network with the same
-predictions, and the two networks train in lockstep in float64."""
+predictions, and the two networks train in lockstep: in float64 to rounding, in float32 within
+each framework's own float32 drift."""
 import importlib.util
 import os
 import re
@@ -137,6 +138,48 @@ def test_float64_lockstep_holds_and_a_slip_shows():
 def test_lockstep_refuses_unknown_followers():
     with pytest.raises(ValueError, match="against"):
         lockstep.run([], against=("keras",))
+
+
+def test_the_float32_port_is_judged_by_each_frameworks_own_drift():
+    batch_list = lockstep.batches(3, 32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        judged = lockstep.drift(batch_list, check_every=1)
+        doubled = lockstep.drift(batch_list[:2], check_every=1,
+                                 port_args={"lr": 2 * lockstep.LR})   # a port with twice the rate
+    assert judged.ok and judged.weights.steps.tolist() == [1, 2, 3]
+    assert judged.loss.float64_gap.max() < 1e-12 and judged.weights.float64_gap.max() < 1e-11
+    assert judged.loss.gap.max() > 1e-9                       # float32 does differ
+    assert np.all(judged.running_gaps > 1e-3)                 # ÷n against ÷(n−1), float64
+    assert not doubled.ok and doubled.weights.first_failure == 1
+    with pytest.raises(ValueError, match="batch_list is empty"):
+        lockstep.drift([])
+
+
+def _lockstep_cli(*flags, cwd):
+    return subprocess.run([sys.executable, str(EXAMPLE / "lockstep.py"), *flags], cwd=cwd,
+                          env=ONE_THREAD, capture_output=True, text=True, timeout=900)
+
+
+def test_the_lockstep_command_line_judges_the_float32_port(tmp_path):
+    proc = _lockstep_cli("--steps", "2", "--dtype", "float32", "--check-every", "1", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = re.findall(r"^step +(\d+): weights gap (\S+), drift port (\S+) / MXNet (\S+), "
+                      r"float64 gap (\S+)$", proc.stdout, re.M)
+    assert [int(r[0]) for r in rows] == [1, 2] and all(float(r[4]) < 1e-11 for r in rows)
+    assert proc.stdout.count("within 2 x the drift") == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--steps", "0"], "argument --steps: must be at least 1, got 0"),
+    (["--model", "resnet18_v2"], "argument --model: invalid choice"),
+    (["--dtype", "float32", "--factor", "-1"], "--factor must be > 0"),
+])
+def test_the_lockstep_command_line_refuses_bad_flags(flags, message, tmp_path):
+    proc = _lockstep_cli(*flags, cwd=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("script", ["image_classification.py", "main_torch.py"])

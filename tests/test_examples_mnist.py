@@ -1,6 +1,7 @@
 """The MNIST capstone (examples/mnist): both scripts run from their command lines and train,
 their saved models reload into both frameworks with the same test result, and the port
-trains in lockstep with the original in float64."""
+trains in lockstep with the original — in float64 to rounding, with dropout on and the same
+masks on both sides, and in float32 within each framework's own float32 drift."""
 import importlib.util
 import os
 import re
@@ -98,17 +99,75 @@ def batches():
     return lockstep.batches(30, 16)
 
 
-def test_float64_lockstep_holds(batches):
+def test_float64_lockstep_holds_with_dropout_on_and_the_same_masks(batches):
     run = lockstep.run(batches, dtype="float64")
+    assert run.dropout == "same"
     assert run.loss_gap.max() < 1e-12 and run.weight_gap.max() < 1e-12
     assert run.losses[-5:, 0].mean() < run.losses[:5, 0].mean()
+    # dropout was on: without it the same training gives other losses
+    off = lockstep.run(batches[:5], dtype="float64", dropout="off")
+    assert np.abs(off.losses[1:, 0] - run.losses[1:5, 0]).max() > 1e-3
 
 
-def test_lockstep_catches_a_porting_slip(batches):
-    slip = lockstep.run(batches[:10], dtype="float64", gluon_optimizer_args={"epsilon": 1e-5})
-    assert slip.weight_gap[-1] > 1e-6
-    with pytest.raises(ValueError, match="against"):
-        lockstep.run(batches[:1], against="jax")
+def test_each_framework_drawing_its_own_masks_parts_the_runs_at_once(batches):
+    own = lockstep.run(batches[:3], dtype="float64", dropout="own", check_every=1)
+    assert own.loss_gap[0] > 1e-4 and own.weight_gap[0] > 1e-3
+
+
+def test_lockstep_catches_a_porting_slip_at_the_first_step(batches):
+    slip = lockstep.run(batches[:3], dtype="float64", check_every=1,
+                        gluon_optimizer_args={"epsilon": 1e-5})
+    assert slip.checked_at.tolist() == [1, 2, 3]
+    assert slip.loss_gap[0] < 1e-12            # step 1's loss comes before its update
+    assert slip.weight_gap[0] > 1e-2           # the update itself: MXNet's epsilon, at once
+    with pytest.raises(ValueError, match="dropout must be one of"):
+        lockstep.run(batches[:1], dropout="sometimes")
+    with pytest.raises(ValueError, match="check_every must be an int >= 1"):
+        lockstep.run(batches[:1], check_every=0)
+
+
+def test_the_float32_port_is_judged_by_each_frameworks_own_drift(batches):
+    judged = lockstep.drift(batches[:12], check_every=4)
+    assert judged.ok and judged.loss.first_failure is None
+    assert judged.weights.steps.tolist() == [4, 8, 12] and len(judged.loss) == 12
+    # its float64 pair is the float64 lockstep
+    assert judged.loss.float64_gap.max() < 1e-12 and judged.weights.float64_gap.max() < 1e-12
+    assert judged.loss.gap.max() > 1e-9                  # float32 does differ
+    np.testing.assert_array_equal(judged.losses[:, 1], lockstep.run(batches[:12]).losses[:, 0])
+    slip = lockstep.drift(batches[:4], check_every=2, gluon_optimizer_args={"epsilon": 1e-5})
+    assert not slip.ok and slip.loss.first_failure == 2 and slip.weights.first_failure == 2
+    with pytest.raises(ValueError, match="batch_list is empty"):
+        lockstep.drift([])
+
+
+def _lockstep_cli(*flags, tmp_path):
+    return subprocess.run([sys.executable, str(EXAMPLE / "lockstep.py"), *flags], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=900)
+
+
+def test_the_lockstep_command_line_prints_the_judgement(tmp_path):
+    proc = _lockstep_cli("--steps", "3", "--check-every", "1", tmp_path=tmp_path)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = re.findall(r"^\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$", proc.stdout, re.M)
+    assert [int(r[0]) for r in rows] == [1, 2, 3]
+    assert all(float(r[4]) < 1e-12 for r in rows)             # the float64 gap
+    assert proc.stdout.count("within 2 x the drift") == 2     # loss and weights
+    assert list(tmp_path.iterdir()) == []                     # it writes nothing
+    # a factor no float32 run can meet: the judgement fails, exit status 1
+    strict = _lockstep_cli("--steps", "2", "--factor", "1e-9", tmp_path=tmp_path)
+    assert strict.returncode == 1, strict.stderr[-2000:]
+    assert "NOT within the drift" in strict.stderr and "NOT within (first at step" in strict.stdout
+
+
+@pytest.mark.parametrize("flags, message", [
+    (["--steps", "0"], "argument --steps: must be at least 1, got 0"),
+    (["--dropout", "sometimes"], "argument --dropout: invalid choice"),
+    (["--factor", "0"], "--factor must be > 0"),
+])
+def test_the_lockstep_command_line_refuses_bad_flags(flags, message, tmp_path):
+    proc = _lockstep_cli(*flags, tmp_path=tmp_path)
+    assert proc.returncode == 2 and message in proc.stderr, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stderr and list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("script", ["main.py", "main_gluon.py"])

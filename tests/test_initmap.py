@@ -9,6 +9,7 @@ import torch
 from mxnet import gluon
 from torch import nn
 
+from sidebyside import seeding
 from sidebyside.initmap import (UnsupportedInitializer, UnsupportedParameter,
                                 torch_init_like_mxnet, weight_law)
 
@@ -176,8 +177,29 @@ def test_a_subclass_is_not_mistaken_for_its_parent():
         torch_init_like_mxnet(nn.Linear(3, 4), MyXavier())
 
 
+class Scaled(nn.Linear):
+    """A known layer with a parameter its Gluon twin does not have."""
+
+    def __init__(self):
+        super().__init__(3, 4)
+        self.scale = nn.Parameter(torch.ones(4))
+
+
+class OwnParameters(nn.Module):
+    """Parameters registered on a module of one's own (Gluon: params.get without init=)."""
+
+    def __init__(self):
+        super().__init__()
+        self.weight = nn.Parameter(torch.full((40, 30), 7.0))
+        self.bias = nn.Parameter(torch.full((2000,), 7.0))
+
+
 @pytest.mark.parametrize("module, match", [
-    (nn.Sequential(nn.Linear(3, 4), nn.PReLU()), r"'1.weight' \(PReLU, shape \(1,\)\)"),
+    (nn.Sequential(nn.Linear(3, 4), OwnParameters()),
+     r"'1.bias' \(OwnParameters, shape \(2000,\)\).*Xavier needs at least 2 dimensions"),
+    (Scaled(), r"'scale' \(Scaled, shape \(4,\)\): a Scaled is initialised as its Gluon "
+               r"twin, which has no such parameter"),
+    (nn.MultiheadAttention(8, 2), r"'in_proj_bias' \(MultiheadAttention, shape \(24,\)\)"),
     (nn.LazyLinear(4), r"'weight' is not initialised yet"),
 ])
 def test_unknown_parameters_are_named_and_nothing_changes(module, match):
@@ -187,3 +209,139 @@ def test_unknown_parameters_are_named_and_nothing_changes(module, match):
         torch_init_like_mxnet(module, mx.init.Xavier())
     for k, v in before.items():
         assert torch.equal(module.state_dict()[k], v), k
+
+
+# ------------------------------------------------- every supported layer against its twin
+def rnn_pair(kind, **kw):
+    """(PyTorch layer, its Gluon twin) for nn.LSTM / GRU / RNN and their cells."""
+    torch_kw = {k: v for k, v in kw.items() if k != "projection_size"}
+    if "projection_size" in kw:
+        torch_kw["proj_size"] = kw["projection_size"]
+    if kind.endswith("Cell"):
+        return getattr(nn, kind)(24, 16), getattr(gluon.rnn, kind)(16, input_size=24)
+    return (getattr(nn, kind)(24, 16, **torch_kw),
+            getattr(gluon.rnn, kind)(16, input_size=24, **kw))
+
+
+PAIRS = {
+    "Embedding": lambda: (nn.Embedding(1000, 16), gluon.nn.Embedding(1000, 16)),
+    "LSTM 2 layers, bidirectional": lambda: rnn_pair("LSTM", num_layers=2, bidirectional=True),
+    "LSTM projection": lambda: rnn_pair("LSTM", projection_size=8),
+    "GRU": lambda: rnn_pair("GRU"),
+    "RNN": lambda: rnn_pair("RNN"),
+    "LSTMCell": lambda: rnn_pair("LSTMCell"),
+    "GRUCell": lambda: rnn_pair("GRUCell"),
+    "RNNCell": lambda: rnn_pair("RNNCell"),
+    "ConvTranspose2d": lambda: (nn.ConvTranspose2d(16, 8, 3),
+                                gluon.nn.Conv2DTranspose(8, 3, in_channels=16)),
+    "BatchNorm1d": lambda: (nn.BatchNorm1d(8), gluon.nn.BatchNorm(in_channels=8)),
+    "LayerNorm": lambda: (nn.LayerNorm(8), gluon.nn.LayerNorm(in_channels=8)),
+    "InstanceNorm2d": lambda: (nn.InstanceNorm2d(8, affine=True),
+                               gluon.nn.InstanceNorm(in_channels=8)),
+    # Gluon 1.9.1's GroupNorm has one gamma and beta per group, PyTorch's one per channel
+    "GroupNorm": lambda: (nn.GroupNorm(2, 8), gluon.nn.GroupNorm(2)),
+    "PReLU": lambda: (nn.PReLU(3, init=0.1), gluon.nn.PReLU(in_channels=3)),
+}
+
+
+def gluon_values(block):
+    if isinstance(block, gluon.nn.GroupNorm):
+        block(mx.nd.ones((2, 8, 3, 3)))          # its parameters' shapes are deferred
+    return [p.data().asnumpy() for p in block.collect_params().values()]
+
+
+@pytest.mark.parametrize("init", [mx.init.Xavier("gaussian", "in", 2),
+                                  mx.init.Xavier("uniform", "out", 3)],
+                         ids=["gaussian_in", "uniform_out"])
+@pytest.mark.parametrize("pair", PAIRS, ids=list(PAIRS))
+def test_each_layer_is_initialised_as_gluon_initialises_its_twin(pair, init):
+    """Parameter by parameter (both list them in the same order), PyTorch's values against
+    MXNet's own draw for the Gluon twin: the same constant, or the same law — the bound or
+    the std MXNet's formula gives for that shape, both samples inside it, and a two-sample
+    KS distance below its critical value. 'in' and 'out' tell a swapped fan apart."""
+    seeding.seed_everything(3)
+    pt, g = PAIRS[pair]()
+    g.initialize(init)
+    done = torch_init_like_mxnet(pt, init)
+    pt_values = [(k, v.detach().numpy()) for k, v in pt.state_dict().items()
+                 if "num_batches" not in k]
+    mx_values = gluon_values(g)
+    assert len(pt_values) == len(mx_values), pair
+    for (name, t), m in zip(pt_values, mx_values):
+        kind, value = done[name]
+        if np.all(m == m.flat[0]):              # Gluon's layer set a constant of its own
+            assert kind == "constant" and value == m.flat[0] and (t == value).all(), name
+            continue
+        assert t.shape == m.shape and (kind, value) == weight_law(init, m.shape), name
+        n = t.size
+        if kind == "uniform":
+            for sample in (t, m):
+                assert (1 - 21 / n) * value < np.abs(sample).max() <= value * (1 + 1e-6), name
+        else:
+            for sample in (t, m):
+                assert abs(sample.std() / value - 1) < 5 / math.sqrt(2 * n), name
+        assert ks_distance(t, m) < ks_critical(n, n), name
+
+
+def test_the_layer_test_has_power():
+    """The test above tells Uniform(0.07) (Gluon's default) and a swapped fan from MXNet's
+    Xavier for an Embedding (the plausible mistakes), and a padding row left drawn."""
+    init = mx.init.Xavier("gaussian", "in", 2)
+    mx.random.seed(4)
+    g = gluon.nn.Embedding(1000, 16)
+    g.initialize(init)
+    m = g.weight.data().asnumpy()
+    torch.manual_seed(4)
+    for wrong in (torch.empty(1000, 16).uniform_(-0.07, 0.07),
+                  torch.empty(1000, 16).normal_(0, math.sqrt(2 / 1000))):
+        assert ks_distance(wrong.numpy(), m) > ks_critical(m.size, m.size)
+        assert abs(wrong.std().item() / math.sqrt(2 / 16) - 1) > 5 / math.sqrt(2 * m.size)
+
+
+@pytest.mark.parametrize("kind", [nn.Embedding, nn.EmbeddingBag])
+def test_a_padding_row_stays_zero(kind):
+    torch.manual_seed(5)
+    emb = kind(50, 8, padding_idx=3)
+    done = torch_init_like_mxnet(nn.Sequential(emb), mx.init.Uniform(0.1))
+    w = emb.weight.detach().numpy()
+    assert done["0.weight"] == ("uniform", 0.1) and done["0.weight[3]"] == ("constant", 0.0)
+    assert not w[3].any()
+    others = np.delete(w, 3, axis=0)
+    assert (others != 0).all() and np.abs(others).max() <= 0.1 * (1 + 1e-6)
+
+
+def test_parameters_of_other_modules_get_the_draw_whatever_their_name():
+    """Gluon draws a parameter declared without init= from initialize()'s initialiser, a
+    'bias' too; Xavier refuses it (MXNet raises), see test_unknown_parameters_..."""
+    class GluonOwn(gluon.Block):
+        def __init__(self):
+            super().__init__()
+            self.bias = self.params.get("bias", shape=(2000,))
+
+    mx.random.seed(6)
+    g = GluonOwn()
+    g.initialize(mx.init.Uniform(0.5))
+    torch.manual_seed(6)
+    own = OwnParameters()
+    done = torch_init_like_mxnet(own, mx.init.Uniform(0.5))
+    t, m = own.bias.detach().numpy(), g.bias.data().asnumpy()
+    assert done["bias"] == done["weight"] == ("uniform", 0.5)
+    for sample in (t, m):
+        assert (1 - 21 / 2000) * 0.5 < np.abs(sample).max() <= 0.5 * (1 + 1e-6)
+    assert ks_distance(t, m) < ks_critical(2000, 2000)
+    assert np.abs(own.weight.detach().numpy()).max() <= 0.5
+    with pytest.raises(ValueError, match="Xavier initializer cannot be applied to vector"):
+        GluonOwn().initialize(mx.init.Xavier())
+
+
+def test_attention_parameters_of_their_own_get_the_draw_and_its_linear_a_zero_bias():
+    """MultiheadAttention registers in_proj_weight / in_proj_bias itself (drawn, as Gluon
+    draws a parameter without init=); its out_proj is a Linear (bias 0)."""
+    torch.manual_seed(7)
+    mha = nn.MultiheadAttention(32, 4)
+    done = torch_init_like_mxnet(mha, mx.init.Uniform(0.2))
+    assert done["in_proj_weight"] == done["in_proj_bias"] == done["out_proj.weight"] == (
+        "uniform", 0.2)
+    assert done["out_proj.bias"] == ("constant", 0.0) and not mha.out_proj.bias.any()
+    bias = mha.in_proj_bias.detach().numpy()
+    assert (1 - 21 / bias.size) * 0.2 < np.abs(bias).max() <= 0.2 * (1 + 1e-6)

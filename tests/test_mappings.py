@@ -1,13 +1,16 @@
-"""The notebooks' mapping tables, read back; the cheat sheet built from them does not drift."""
+"""The pages' mapping tables (tutorials and deep dives), read back; the cheat sheet built from
+them does not drift, and says what it holds truly."""
 
 import functools
 import importlib.util
+import re
 import sys
 
 import pytest
 
 from conftest import ROOT
-from sidebyside import mappings
+from sidebyside import apimap, mappings
+from sidebyside.apimap import helpers
 
 
 @pytest.fixture(scope="module")
@@ -25,7 +28,8 @@ def test_known_rows_of_notebooks_8_and_15(found):
     assert row.notebook == 8 and row.pytorch.startswith("`torch.optim.SGD(params")
     assert row.mxnet.startswith('`gluon.Trainer(params, "sgd"')
     assert row.headers == ("PyTorch", "MXNet Gluon 1.9.1")
-    assert ("to take the same steps", "equal; MXNet rounds hyper-parameters to float32") in row.notes
+    assert any(h == "to take the same steps" and c.startswith(
+        "equal; MXNet rounds hyper-parameters to float32") for h, c in row.notes)
     # a section table, with both sides named in the header
     sched = next(m for m in nb08 if m.pytorch == "`StepLR(opt, step_size, gamma)`")
     assert sched.mxnet == "`FactorScheduler(step, factor, base_lr)`"
@@ -42,7 +46,7 @@ def test_known_rows_of_notebooks_8_and_15(found):
 @pytest.mark.parametrize("stem, pytorch, mxnet", [
     ("03_mnist_mlp", "`CrossEntropyLoss()` → batch mean", "`SoftmaxCrossEntropyLoss()`"),
     ("06_blocks", "`nn.Linear(d_in, d_out)`", "`gluon.nn.Dense(d_out)`"),
-    ("10_losses", "`MSELoss`", "`L2Loss`, **½·MSE**"),
+    ("10_losses", "`nn.MSELoss()", "`gluon.loss.L2Loss("),
     ("13_serialization", '`torch.save(model.state_dict(), "m.pt")`',
      '`net.save_parameters("m.params")`'),
     ("15_capstone_mnist_to_gluon", "`optim.Adadelta(params, lr=1.0)`", "`gluon.Trainer(params, "),
@@ -65,14 +69,48 @@ def test_gluon_column_chosen_among_several_mxnet_columns(found):
 
 def test_tables_without_both_sides_are_counted_not_dropped(found):
     skipped = {(t.stem, t.header) for t in found.skipped}
-    assert ("14_converting_models", ("task", "MXNet → PyTorch", "PyTorch → MXNet")) in skipped
     assert ("08_optimizers_trainer", ("seed claim", "verdict", "shown in")) in skipped
     assert all(t.rows > 0 for t in found.skipped)
     report = found.report()
     assert f"{len(found.rows)} mapping rows from {found.tables} tables" in report
+    assert f"{len(found.howtos)} porting tasks from {found.howto_tables} tables" in report
     assert f"{len(found.skipped)} tables ({sum(t.rows for t in found.skipped)} rows) skipped" \
         in report
     assert len(found.rows) > 250 and len(found.skipped) >= 10
+
+
+def test_what_is_skipped_names_no_framework_and_no_direction(found):
+    """A skipped table is not a mapping: no header cell names either framework, a porting
+    direction or a port (the seed-claim tables, byte layouts, one framework's lists)."""
+    words = re.compile(r"(?i)pytorch|\btorch\b|mxnet|gluon|\blegacy\b|\bport\b|→|->|⇄")
+    for t in found.skipped:
+        assert not any(words.search(h) for h in t.header), (t.stem, t.section, t.header)
+
+
+def test_a_table_by_direction_is_read_into_porting_tasks(found):
+    """Notebook 14's summary (`| task | MXNet → PyTorch | PyTorch → MXNet |`): its columns
+    are how-tos, not sides; each row is a task with each way's cell."""
+    tasks = [h for h in found.howtos if h.stem == "14_converting_models"]
+    assert len(tasks) >= 5 and all(h.section == "Summary" for h in tasks)
+    assert not any(m.stem == "14_converting_models" and m.section == "Summary"
+                   for m in found.rows)
+    checks = next(h for h in tasks if h.label == "with checks")
+    assert checks.toward("pytorch").startswith("`convert.params_to_state_dict(")
+    assert checks.toward("mxnet").startswith("`convert.state_dict_to_params(")
+    assert checks.key == "14_converting_models §Summary: with checks"
+    assert checks.where == "notebook 14, §Summary"
+    assert checks.link == "notebooks/14_converting_models.ipynb" and checks.anchor == "summary"
+
+
+def test_legacy_and_the_port_are_the_two_sides(found):
+    """Notebook 16's modes table, `| legacy | what it does | the port |`: the legacy MXNet
+    script's mode, and its PyTorch port."""
+    modes = [m for m in found.rows if m.stem == "16_capstone_mxnet_to_pytorch"
+             and m.headers == ("the port", "legacy")]
+    assert len(modes) >= 3 and all(m.mxnet_first for m in modes)
+    hybrid = next(m for m in modes if m.mxnet == "`--mode hybrid`")
+    assert hybrid.pytorch.startswith("eager; `torch.compile`")
+    assert ("what it does", hybrid.notes[0][1]) == hybrid.notes[0]
 
 
 SYNTHETIC = """\
@@ -101,6 +139,17 @@ x = 1
 # | MXNet 1.x | PyTorch | note |
 # |---|---|---|
 # | `mx.sym.var('x')` | a tensor | |
+
+# %% [markdown]
+# ## 2. Both ways
+#
+# | task | MXNet → PyTorch | PyTorch → MXNet |
+# |---|---|---|
+# | weights | `nd.load(f)` → [6](06_blocks.ipynb) | `torch.load(f)` |
+#
+# | legacy | what it does | the port |
+# |---|---|---|
+# | `--mode hybrid` | a graph | eager |
 """
 
 
@@ -112,7 +161,13 @@ def test_a_synthetic_notebook(tmp_path):
         ("1. First", "join", "`torch.cat(ts)`", "`nd.concat(*ts, dim=0)`"),
         ("1. First", "short", "`x.item()`", "`x.asscalar()`"),
         ("1.1 Words only", "", "a tensor", "`mx.sym.var('x')`"),
+        ("2. Both ways", "", "eager", "`--mode hybrid`"),
     ]
+    assert found.rows[3].notes == (("what it does", "a graph"),) and found.rows[3].mxnet_first
+    [task] = found.howtos
+    assert (task.label, task.section, task.toward("pytorch"), task.toward("mxnet")) == (
+        "weights", "2. Both ways", "`nd.load(f)` → [6](06_blocks.ipynb)", "`torch.load(f)`")
+    assert task.title == "99 · A title, not a section" and found.howto_tables == 1
     first = found.rows[0]
     assert first.notebook == 99 and first.line == 8 and first.link == "notebooks/99_synthetic.ipynb"
     assert first.notes == (("watch out", "default `dim=1` | axis"),)  # \| unescaped
@@ -120,9 +175,59 @@ def test_a_synthetic_notebook(tmp_path):
     assert found.rows[2].mxnet_first and not first.mxnet_first
     assert [(t.section, t.header, t.rows) for t in found.skipped] == [
         ("1.1 Words only", ("kvstore", "what"), 1)]
-    assert found.tables == 2 and "3 mapping rows from 2 tables in 1 notebooks" in found.report()
+    assert found.tables == 3 and "4 mapping rows from 3 tables" in found.report()
     assert mappings.read_all(tmp_path).rows == found.rows
     assert mappings.read_all(tmp_path / "absent").rows == []
+
+
+def test_a_deep_dive_is_read_like_a_tutorial(tmp_path):
+    (tmp_path / "99_synthetic.py").write_text(SYNTHETIC)
+    (tmp_path / "deep_dives").mkdir()
+    (tmp_path / "deep_dives" / "a_survey.py").write_text(
+        "# %% [markdown]\n# # Deep dive · A survey\n#\n# Back to [notebook 5](../05_autograd.ipynb)."
+        "\n#\n# ## 1. Layers\n#\n# | PyTorch | Gluon |\n# |---|---|\n"
+        "# | `nn.Linear` | `nn.Dense`, see [5](../05_autograd.ipynb) |\n")
+    assert [p.name for p in mappings.pages(tmp_path)] == ["99_synthetic.py", "a_survey.py"]
+    found = mappings.read_all(tmp_path)
+    deep = found.rows[-1]
+    assert (deep.folder, deep.stem, deep.notebook, deep.section) == (
+        "deep_dives", "a_survey", 0, "1. Layers")
+    assert deep.page == "deep_dives/a_survey" and deep.key == "deep_dives/a_survey §1. Layers: `nn.Linear`"
+    assert deep.where == "deep dive “A survey”, §1. Layers"
+    assert deep.link == "notebooks/deep_dives/a_survey.ipynb"
+    assert deep.target == "notebooks/deep_dives/a_survey.html#layers"
+    # its links, relative to the deep dive, become links relative to book/
+    tool = _tool()
+    assert tool.protect(deep.mxnet, deep.folder) == \
+        "`nn.Dense`, see [5](notebooks/05_autograd.ipynb)"
+
+
+def test_the_real_deep_dives_are_read(found):
+    folders = {p.parent.name for p in mappings.pages()}
+    if "deep_dives" not in folders:
+        pytest.skip("no deep dive yet")
+    skipped_or_read = {m.page for m in found.rows} | {t.stem for t in found.skipped
+                                                      if t.folder == "deep_dives"}
+    assert any(t.folder == "deep_dives" for t in found.skipped) or any(
+        m.folder == "deep_dives" for m in found.rows), skipped_or_read
+
+
+@pytest.mark.parametrize("heading, anchor", [
+    ("8. The whole map, run", "the-whole-map-run"), ("Summary", "summary"),
+    ("2. Shapes: a tuple, `size` and `numel`, `.T`", "shapes-a-tuple-size-and-numel-t"),
+    ("6. [Notebook 3](03_mnist_mlp.ipynb)'s MLP on the test set", "notebook-3-s-mlp-on-the-test-set"),
+    ("1. `mx.io.NDArrayIter` ↔ `TensorDataset` + `DataLoader`",
+     "mx-io-ndarrayiter-tensordataset-dataloader"),
+    ("When the saved keys do *not* match", "when-the-saved-keys-do-not-match"), ("", "")])
+def test_section_id(heading, anchor):
+    assert mappings.section_id(heading) == anchor
+
+
+def test_code_cells_with_their_sections():
+    source = ("# %%\nimport x\n\n# %% [markdown]\n# ## 1. One\n\n# %%\n# a comment\ny = 1\n"
+              "\n# %% [markdown]\n# ### 1.1 Sub\n\n# %% tags=[\"hide-cell\"]\nz = 2\n")
+    assert mappings.code_cells(source) == [(2, "", "import x"), (8, "1. One", "y = 1"),
+                                           (15, "1. One", "z = 2")]
 
 
 @pytest.mark.parametrize("header, side", [
@@ -130,9 +235,17 @@ def test_a_synthetic_notebook(tmp_path):
     ("MXNet Gluon 1.9.1", "mxnet"), ("MXNet (`mx.metric`)", "mxnet"), ("1.9.1", "mxnet"),
     ("2.x (master)", "mxnet"), ("Module API", "mxnet"), ("MXNet (MXBoard)", "mxnet"),
     ("MXNet → PyTorch", None), ("porting PyTorch → Gluon", None), ("note", None), ("", None),
-    ("taught in", None)])
+    ("taught in", None), ("legacy", "mxnet"), ("the port", None)])
 def test_column_side(header, side):
     assert mappings.column_side(header) == side
+
+
+@pytest.mark.parametrize("header, side", [
+    ("MXNet → PyTorch", "pytorch"), ("PyTorch → MXNet", "mxnet"),
+    ("porting PyTorch → Gluon", "mxnet"), ("porting Gluon -> PyTorch", "pytorch"),
+    ("PyTorch", None), ("a → b", None), ("MXNet → MXNet 2.x", None), ("task", None)])
+def test_direction_of(header, side):
+    assert mappings.direction_of(header) == side
 
 
 @pytest.mark.parametrize("cell, name", [
@@ -160,6 +273,39 @@ def _tool():
     return module
 
 
+def test_the_cheatsheet_says_truly_what_it_holds(found):
+    """"Every mapping in this book on one page": each row of the map and of every mapping
+    table is in both tables, each porting task and each helper module in its section, each
+    skipped table named, and the counts the page states are the ones read."""
+    tool = _tool()
+    text, stats = tool.render()
+    mx_part, rest = text.split("## MXNet → PyTorch")[1].split("## PyTorch → MXNet")
+    torch_part, rest = rest.split("## Porting tasks, either way")
+    tasks, rest = rest.split("## The helper package")
+    package, skipped = rest.split("## Tables that are not mappings")
+    for part in (mx_part, torch_part):
+        for m in found.rows:
+            cell = tool.protect(m.pytorch, m.folder) or "—"
+            assert f"| {cell} |" in part, (m.key, cell)
+        for r in apimap.ROWS:
+            assert f"| {tool.code(r.torch)} |" in part, r.key
+    for h in found.howtos:
+        assert f"| {tool.protect(h.label, h.folder)} |" in tasks, h.key
+    assert tasks.count("\n| ") == len(found.howtos) + 1
+    modules = [h for h in helpers.read_all() if not h.name]
+    for h in modules:
+        assert f"| `sidebyside.{h.module}` |" in package
+    for name in ("params_to_state_dict", "gluon_to_torch", "seed_everything", "find"):
+        assert f"`{name}`" in package, name
+    assert skipped.count("\n- [") == len(found.skipped) == stats["tables skipped"]
+    intro = text.split("```{tip}")[0]
+    assert (f"the {len(apimap.ROWS)} rows of the executable API map" in intro
+            and f"the {len(found.rows)} rows of the mapping tables" in intro
+            and f"the {len(found.howtos)} porting tasks" in intro
+            and f"{len(modules)} modules" in intro)
+    assert stats["rows per table"] == len(apimap.ROWS) + len(found.rows)
+
+
 def test_committed_cheatsheet_is_what_the_tool_writes():
     tool = _tool()
     text, stats = tool.render()
@@ -167,6 +313,7 @@ def test_committed_cheatsheet_is_what_the_tool_writes():
     assert committed == text, "book/cheatsheet.md is out of date: run `make cheatsheet`"
     # two tables, each with every row once, plus its header, separator and group line
     mx_part, torch_part = text.split("## MXNet → PyTorch")[1].split("## PyTorch → MXNet")
+    torch_part = torch_part.split("## Porting tasks")[0]
     for part in (mx_part, torch_part):
         rows = [ln for ln in part.splitlines() if ln.startswith("| ")]
         assert len(rows) == stats["rows per table"] + 2
@@ -176,7 +323,6 @@ def test_committed_cheatsheet_is_what_the_tool_writes():
     assert "](notebooks/08_optimizers_trainer.ipynb) §Summary" in text
     assert "](06_blocks.ipynb)" not in text  # links between notebooks made relative to book/
     # the section the API-map rows point to exists in notebook 2
-    from sidebyside import apimap
     nb02 = (ROOT / "notebooks" / f"{apimap.MAP_NOTEBOOK}.py").read_text()
     assert f"# ## {apimap.MAP_SECTION}\n" in nb02
 
@@ -185,6 +331,7 @@ def test_committed_cheatsheet_is_what_the_tool_writes():
     ("use x.to(d) here", "use `x.to(d)` here"),
     ("`x.to(d)` and mx.np", "`x.to(d)` and `mx.np`"),
     ("see [6](06_blocks.ipynb) §2, e.g. this", "see [6](notebooks/06_blocks.ipynb) §2, e.g. this"),
+    ("[x](https://a.org/b.ipynb) [y](#here)", "[x](https://a.org/b.ipynb) [y](#here)"),
     ("a | b", "a \\| b")])
 def test_cheatsheet_text_is_protected_from_linkify(text, expected):
     assert _tool().protect(text) == expected

@@ -104,6 +104,8 @@ def anatomy_problems(nb, deep_dive: bool = False) -> list[str]:
         return ["it does not start with a title"]
     text = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
     if deep_dive:
+        if not first.source.startswith("# Deep dive · "):
+            problems.append("the title does not start with 'Deep dive · '")
         if not re.search(r"\]\(\.\./\d\d_\w+\.ipynb\)", first.source):
             problems.append("the header does not link back to the tutorial it deepens")
         if "## What this means for a port" not in text:
@@ -140,7 +142,8 @@ def test_anatomy_problems_are_found():
         md("## 1. One"), code("x = 1  # assert x"), md("## Summary\n\n## Exercises")])
     assert anatomy_problems(nb) == ["no **Time** in the header",
                                     "sections without a single check: ['## 1. One']"]
-    assert anatomy_problems(nb, deep_dive=True)[:2] == [
+    assert anatomy_problems(nb, deep_dive=True)[:3] == [
+        "the title does not start with 'Deep dive · '",
         "the header does not link back to the tutorial it deepens",
         "no '## What this means for a port'"]
 
@@ -430,3 +433,52 @@ def test_figures_have_alt_text(path):
             and any("image/png" in o.get("data", {}) for o in c.outputs)
             and len(c.metadata.get("mystnb", {}).get("image", {}).get("alt", "")) < 20]
     assert not bare, f"{path.name}: cells {bare} draw a figure without alt text"
+
+
+FRAMEWORK_TAGS = {"pytorch": "PyTorch", "gluon": "MXNet", "mxnet": "MXNet"}
+
+
+def unpaired_tab_cells(nb) -> list[int]:
+    """Code cells tagged for a tab (`pytorch`, `gluon`, `mxnet`) without a partner: the next
+    code cell, with only Markdown between, tagged for the other framework. The book's
+    extension (book/_ext/sphinx_assets.py) pairs them the same way and fails the build on an
+    unpaired one; this finds it without building the book."""
+    def side(cell):
+        found = [FRAMEWORK_TAGS[t] for t in cell.metadata.get("tags", []) if t in FRAMEWORK_TAGS]
+        return found[0] if found else None
+
+    lonely, i = [], 0
+    while i < len(nb.cells):
+        if nb.cells[i].cell_type != "code" or side(nb.cells[i]) is None:
+            i += 1
+            continue
+        j = i + 1
+        while j < len(nb.cells) and nb.cells[j].cell_type == "markdown":
+            j += 1
+        if j < len(nb.cells) and nb.cells[j].cell_type == "code" and side(nb.cells[j]) not in (
+                None, side(nb.cells[i])):
+            i = j + 1
+        else:
+            lonely.append(i)
+            i += 1
+    return lonely
+
+
+def test_unpaired_tab_cells_are_found():
+    md, code = nbformat.v4.new_markdown_cell, nbformat.v4.new_code_cell
+
+    def tagged(tag):
+        cell = code("x")
+        cell.metadata["tags"] = [tag]
+        return cell
+
+    nb = nbformat.v4.new_notebook(cells=[tagged("pytorch"), md("**Gluon**"), tagged("gluon"),
+                                         tagged("mxnet"), tagged("gluon"), code("y"),
+                                         tagged("pytorch")])
+    assert unpaired_tab_cells(nb) == [3, 4, 6]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_tab_cells_come_in_pairs(path):
+    lonely = unpaired_tab_cells(nbformat.read(path, as_version=4))
+    assert not lonely, f"{path.name}: cells {lonely} are tagged for a tab but have no partner"

@@ -1,5 +1,6 @@
 """The README's claims about this repository that can drift: every row of "When the input is
-wrong" names tests that exist, and the layout table names every tool."""
+wrong" names tests that exist, the layout table names every tool, and the book intro's
+reading order lists every chapter with the time its header states."""
 import re
 
 from conftest import ROOT
@@ -32,3 +33,60 @@ def test_the_layout_table_names_every_tool():
     row = next(line for line in README.splitlines() if line.startswith("| `tools/` |"))
     missing = [name for name in tools if f"`{name}`" not in row]
     assert missing == [], f"README's layout table does not mention {missing}"
+
+
+def test_the_layout_table_names_every_module_of_the_package():
+    """Every module and subpackage of src/sidebyside is in the README's layout row and in the
+    package docstring (CONTRIBUTING.md: one job per module, listed in both)."""
+    import sidebyside
+
+    package = ROOT / "src" / "sidebyside"
+    modules = sorted({p.stem for p in package.glob("*.py") if not p.stem.startswith("_")}
+                     | {p.name for p in package.iterdir()
+                        if p.is_dir() and (p / "__init__.py").exists()})
+    row = next(line for line in README.splitlines() if line.startswith("| `src/sidebyside/` |"))
+    assert [m for m in modules if f"`{m}`" not in row] == [], "README's layout row"
+    doc = sidebyside.__doc__
+    assert [m for m in modules if f":mod:`sidebyside.{m}`" not in doc] == [], \
+        "src/sidebyside/__init__.py's module list"
+
+
+CONTRIBUTING = (ROOT / "CONTRIBUTING.md").read_text()
+
+
+def test_contributing_names_paths_that_exist():
+    """The files and folders CONTRIBUTING.md sends a writer to are there."""
+    paths = set(re.findall(r"`((?:src|tests|tools|notebooks|templates|book|examples)/"
+                           r"[\w./-]*?)(?:::\w+)?`", CONTRIBUTING))
+    paths |= set(re.findall(r"\]\(((?:templates|tools|src)/[\w./-]+)\)", CONTRIBUTING))
+    assert len(paths) >= 8
+    generic = ("NN_topic", "<name>", "deep_dives/topic")
+    missing = [p for p in sorted(paths) if not any(g in p for g in generic)
+               and not (ROOT / p.split("::")[0]).exists()]
+    assert missing == [], f"CONTRIBUTING.md names paths that do not exist: {missing}"
+    assert (ROOT / "templates" / "NN_topic.py").exists()
+
+
+INTRO = (ROOT / "book" / "intro.md").read_text()
+
+
+def header_minutes(path):
+    """The minutes a notebook's first cell states (`**Time**: about N minutes`)."""
+    first_cell = path.read_text().split("\n# %%")[0]
+    text = " ".join(line.removeprefix("#").strip() for line in first_cell.splitlines())
+    match = re.search(r"\*\*Time\*\*: about (\d+) minutes", text)
+    assert match, f"{path.name}: no '**Time**: about N minutes' in the first cell"
+    return int(match.group(1))
+
+
+def test_the_intro_reading_order_lists_every_chapter_with_its_header_time():
+    rows = re.findall(r"^\| (\d+) \| \[[^\]]+\]\(notebooks/([^)]+)\.ipynb\)[^|]*\| (\d+) min \|$",
+                      INTRO, flags=re.M)
+    chapters = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
+    assert [(int(n), stem) for n, stem, _ in rows] == [(int(p.name[:2]), p.stem) for p in chapters]
+    for _, stem, minutes in rows:
+        assert int(minutes) == header_minutes(ROOT / "notebooks" / f"{stem}.py"), stem
+    total_hours = sum(int(m) for *_, m in rows) / 60
+    stated = re.search(r"The chapters take about (\w+) hours", INTRO)
+    words = {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
+    assert stated and abs(words[stated.group(1)] - total_hours) <= 0.5, total_hours

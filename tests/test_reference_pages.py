@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+DEEP_DIVES = sorted((ROOT / "notebooks" / "deep_dives").glob("*.ipynb"))
 MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/usr/lib)")
 
 
@@ -42,11 +43,12 @@ def status_page(status_tool):
 
 
 def _raising_notebooks():
+    """The pages (``NN_x``, ``deep_dives/x``) with a cell tagged raises-exception."""
     out = set()
-    for path in NOTEBOOKS:
+    for path in NOTEBOOKS + DEEP_DIVES:
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
         if any("raises-exception" in c.get("metadata", {}).get("tags", []) for c in cells):
-            out.add(path.stem)
+            out.add(f"deep_dives/{path.stem}" if path in DEEP_DIVES else path.stem)
     return out
 
 
@@ -57,11 +59,11 @@ def test_committed_error_index_is_what_the_tool_writes(errors_page):
 
 
 def test_error_index_has_an_entry_per_notebook_that_raises(errors_page, errors_tool):
-    linked = set(re.findall(r"\]\(notebooks/(\d\d_\w+)\.ipynb\) §", errors_page))
+    linked = set(re.findall(r"\]\(notebooks/((?:deep_dives/)?\w+)\.ipynb\)", errors_page))
     raising = _raising_notebooks()
     assert raising and raising <= linked
     entries = errors_tool.read_all()
-    assert {e.stem for e in entries} == raising
+    assert {e.page for e in entries} == raising
     assert errors_page.count("\n- **`") == len(entries)
 
 
@@ -106,6 +108,37 @@ def test_error_summary_is_the_first_sentence(errors_tool):
     assert errors_tool.summary("It is shown again in [notebook 1](01_x.ipynb). Then.") == \
         "It is shown again in [notebook 1](notebooks/01_x.ipynb)."
     assert errors_tool.code_span("a `b` c") == "`` a `b` c ``"
+
+
+def _notebook(cells):
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+
+
+def test_error_index_reads_the_deep_dives_too(tmp_path, errors_tool):
+    md = lambda text: {"cell_type": "markdown", "metadata": {}, "source": text}  # noqa: E731
+    err = {"output_type": "error", "ename": "MXNetError", "traceback": [],
+           "evalue": "Traceback (most recent call last):\n  File \"../src/x.h\", line 5\n"
+                     "MXNetError: Check failed: bad shape"}
+    raising = {"cell_type": "code", "metadata": {"tags": ["raises-exception"]},
+               "source": "nd.ones(3).reshape((2,))", "outputs": [err], "execution_count": 1}
+    (tmp_path / "deep_dives").mkdir()
+    (tmp_path / "deep_dives" / "a_survey.ipynb").write_text(json.dumps(_notebook([
+        md("# Deep dive · A survey\n\nBack to [notebook 5](../05_autograd.ipynb) §2."),
+        md("## 1. Shapes\n\nA reshape to the wrong size fails, as [notebook 2]"
+           "(../02_tensor_ops.ipynb) says. More."), raising])))
+    (tmp_path / "07_x.ipynb").write_text(json.dumps(_notebook([md("# 7 · X"), raising])))
+    entries = errors_tool.read_all(tmp_path)
+    assert [(e.page, e.number) for e in entries] == [("07_x", 7), ("deep_dives/a_survey", 0)]
+    deep = entries[1]
+    assert (deep.message, deep.section, deep.heading) == ("Check failed: bad shape", "1 Shapes",
+                                                          "1. Shapes")
+    # the cause's link is made relative to book/ from the deep dive's folder
+    assert deep.cause == ("A reshape to the wrong size fails, as [notebook 2]"
+                          "(notebooks/02_tensor_ops.ipynb) says.")
+    assert deep.where == "deep dive “A survey”, §1 Shapes" and deep.anchor == "shapes"
+    page = errors_tool.render(tmp_path)[0]
+    assert "shown in [deep dive “A survey”](notebooks/deep_dives/a_survey.ipynb) §1 Shapes" in page
+    assert "in 2 notebooks and deep dives" in page
 
 
 # ------------------------------------------------------------------------ book/status.md

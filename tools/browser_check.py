@@ -16,7 +16,7 @@ of jupyter_server). Every page is loaded at a desktop and a phone width, and the
 7. links: every http(s) link goes to a real site (ALLOWED_LINK_HOSTS); linkify once made
    links of code such as ``x.to`` or ``mx.np``
 8. search: ``search.html?q=Trainer`` lists results
-9. tabs: on a page with PyTorch/Gluon tab sets (sidebyside.sphinx_assets), clicking the MXNet
+9. tabs: on a page with PyTorch/Gluon tab sets (book/_ext/sphinx_assets.py), clicking the MXNet
    side of the first set switches every set of the page to it, and each set then shows
    exactly one panel, with a code cell in it; the PyTorch side is clicked back afterwards
 

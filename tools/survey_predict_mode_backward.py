@@ -1,25 +1,30 @@
 """Which MXNet 1.9.1 layers give wrong gradients under `autograd.record(train_mode=False)`?
 
-Notebook 5 §2 runs this script twice, as it is and with `MXNET_MKLDNN_ENABLED=0` (read when
-MXNet is imported, hence a fresh process):
+The deep dive `notebooks/deep_dives/autograd_predict_mode.py` (which notebook 5 §2 links to)
+runs this script twice, as it is and with `MXNET_MKLDNN_ENABLED=0` (read when MXNet is
+imported, hence a fresh process):
 
     python tools/survey_predict_mode_backward.py
     MXNET_MKLDNN_ENABLED=0 python tools/survey_predict_mode_backward.py
 
 It prints one JSON object:
 
+- "mxnet": the version; "mkldnn": whether oneDNN was left on;
 - "demo": where the gradient of a 2×2 max pooling of a 4×4 `arange` lands (the (row, col)
   of its non-zero entries), under `record()`, under `record(train_mode=False)`, and under
   `record()` for the same input made as a reshaped view (`nd.arange(16).reshape(...)`);
 - "rows": one per layer, dtype and scope: the gradients of the layer's input and parameters
   compared with PyTorch's, computed in float64 from the same input, weights and a random
   head gradient ("right" within 1e-4 in float32 and 1e-10 in float64, relative to the
-  gradient's size; otherwise "WRONG", with the names of the wrong gradients).
+  gradient's size; otherwise "WRONG", with the names of the wrong gradients in "wrong";
+  "ERROR" when MXNet raised, with the reason in "error").
 
 The three scopes: `record()` (training), `record(train_mode=False)` with a plain
 `backward()` (whose own `train_mode` argument defaults to True), and
 `record(train_mode=False)` with `backward(train_mode=False)`. The PyTorch reference is the
 layer in the same mode: `training=True` under `record()`, `training=False` otherwise.
+
+The layers: `CORE` (a dozen common ones), then `MORE` (more poolings and normalisations).
 """
 import json
 import os
@@ -31,12 +36,20 @@ import torch.nn.functional as F
 from mxnet import autograd, gluon, nd
 
 P_DROP = 0.5
+LEAKY_SLOPE = 0.1
 TOL = {"float32": 1e-4, "float64": 1e-10}
 SCOPES = {  # label: (record's train_mode, backward's train_mode)
     "record()": (True, True),
     "record(train_mode=False)": (False, True),
     "record(train_mode=False) + backward(train_mode=False)": (False, False),
 }
+CORE = ("convolution", "relu (Activation)", "average pooling", "max pooling",
+        "max pooling of a reshape", "the same, hybridized", "fully-connected (Dense)",
+        "BatchNorm(use_global_stats=True)", "BatchNorm (default)", "Dropout(0.5)", "softmax",
+        "log_softmax")
+MORE = ("GlobalMaxPool2D", "GlobalMaxPool2D of a reshape", "the same, hybridized (global)",
+        "MaxPool1D", "MaxPool1D of a reshape", "the same, hybridized (1-D)", "LayerNorm",
+        "InstanceNorm", f"LeakyReLU(alpha={LEAKY_SLOPE})")
 
 
 class Reshaped(gluon.HybridBlock):
@@ -51,7 +64,8 @@ class Reshaped(gluon.HybridBlock):
 
 
 def cases(rng):
-    """name: (block factory, {parameter: value}, torch reference, input shape).
+    """name: (block factory, {parameter: value}, torch reference, input shape), for the
+    layers of CORE and MORE, in that order.
 
     The reference takes (x, {parameter: tensor}, training) and returns the layer's output;
     None for Dropout, whose reference is read off its own output."""
@@ -60,15 +74,17 @@ def cases(rng):
     bn = {"gamma": 1 + 0.1 * rng.standard_normal(3), "beta": rng.standard_normal(3),
           "running_mean": rng.standard_normal(3),
           "running_var": 1 + np.abs(rng.standard_normal(3))}
+    ln = {"gamma": 1 + 0.1 * rng.standard_normal(10), "beta": rng.standard_normal(10)}
+    inorm = {"gamma": 1 + 0.1 * rng.standard_normal(3), "beta": rng.standard_normal(3)}
 
     def batch_norm(batch_stats):
         return lambda x, p, t: F.batch_norm(
             x, p["running_mean"].clone(), p["running_var"].clone(), p["gamma"], p["beta"],
             training=t and batch_stats, eps=1e-5)
 
-    def pool_after_reshape(hybridize):
+    def after_reshape(inner, shape, hybridize):
         def make():
-            block = Reshaped(gluon.nn.MaxPool2D(2), (2, 3, 6, 6))
+            block = Reshaped(inner(), shape)
             if hybridize:
                 block.hybridize()
             return block
@@ -77,7 +93,9 @@ def cases(rng):
     def lam(fn):
         return lambda: gluon.nn.HybridLambda(fn)
 
-    image = (2, 3, 6, 6)
+    image, signal = (2, 3, 6, 6), (2, 3, 8)
+    max2d, max1d = (lambda: gluon.nn.MaxPool2D(2)), (lambda: gluon.nn.MaxPool1D(2))
+    global_max = gluon.nn.GlobalMaxPool2D
     return {
         "convolution": (lambda: gluon.nn.Conv2D(4, 3, in_channels=3), conv,
                         lambda x, p, t: F.conv2d(x, p["weight"], p["bias"]), image),
@@ -85,13 +103,12 @@ def cases(rng):
                               lambda x, p, t: F.relu(x), image),
         "average pooling": (lambda: gluon.nn.AvgPool2D(2), {},
                             lambda x, p, t: F.avg_pool2d(x, 2), image),
-        "max pooling": (lambda: gluon.nn.MaxPool2D(2), {},
-                        lambda x, p, t: F.max_pool2d(x, 2), image),
+        "max pooling": (max2d, {}, lambda x, p, t: F.max_pool2d(x, 2), image),
         "max pooling of a reshape": (
-            pool_after_reshape(False), {},
+            after_reshape(max2d, image, False), {},
             lambda x, p, t: F.max_pool2d(x.reshape(image), 2), (2, 108)),
         "the same, hybridized": (
-            pool_after_reshape(True), {},
+            after_reshape(max2d, image, True), {},
             lambda x, p, t: F.max_pool2d(x.reshape(image), 2), (2, 108)),
         "fully-connected (Dense)": (lambda: gluon.nn.Dense(5, in_units=12), dense,
                                     lambda x, p, t: F.linear(x, p["weight"], p["bias"]),
@@ -106,6 +123,31 @@ def cases(rng):
                     lambda x, p, t: torch.softmax(x, -1), (4, 10)),
         "log_softmax": (lam(lambda F_, x: F_.log_softmax(x, axis=-1)), {},
                         lambda x, p, t: torch.log_softmax(x, -1), (4, 10)),
+        # MORE
+        "GlobalMaxPool2D": (global_max, {}, lambda x, p, t: F.adaptive_max_pool2d(x, 1),
+                            image),
+        "GlobalMaxPool2D of a reshape": (
+            after_reshape(global_max, image, False), {},
+            lambda x, p, t: F.adaptive_max_pool2d(x.reshape(image), 1), (2, 108)),
+        "the same, hybridized (global)": (
+            after_reshape(global_max, image, True), {},
+            lambda x, p, t: F.adaptive_max_pool2d(x.reshape(image), 1), (2, 108)),
+        "MaxPool1D": (max1d, {}, lambda x, p, t: F.max_pool1d(x, 2), signal),
+        "MaxPool1D of a reshape": (
+            after_reshape(max1d, signal, False), {},
+            lambda x, p, t: F.max_pool1d(x.reshape(signal), 2), (2, 24)),
+        "the same, hybridized (1-D)": (
+            after_reshape(max1d, signal, True), {},
+            lambda x, p, t: F.max_pool1d(x.reshape(signal), 2), (2, 24)),
+        "LayerNorm": (lambda: gluon.nn.LayerNorm(in_channels=10), ln,
+                      lambda x, p, t: F.layer_norm(x, (10,), p["gamma"], p["beta"], eps=1e-5),
+                      (4, 10)),
+        "InstanceNorm": (lambda: gluon.nn.InstanceNorm(in_channels=3), inorm,
+                         lambda x, p, t: F.instance_norm(x, weight=p["gamma"],
+                                                         bias=p["beta"], eps=1e-5),
+                         (2, 3, 5, 5)),
+        f"LeakyReLU(alpha={LEAKY_SLOPE})": (lambda: gluon.nn.LeakyReLU(LEAKY_SLOPE), {},
+                                      lambda x, p, t: F.leaky_relu(x, LEAKY_SLOPE), image),
     }
 
 
@@ -148,15 +190,35 @@ def dropout_grads(y, x_np, head, training):
     return {"x": head * kept / (1 - P_DROP)}
 
 
-def survey(dtypes=("float32", "float64"), seed=0):
+def mxnet_error(exc):
+    """The first line of an MXNetError's message, without MXNet's prefixes."""
+    lines = [ln.strip() for ln in str(exc).strip().splitlines()
+             if ln.strip() and not ln.startswith(("Traceback", "  File"))]
+    return lines[0].rsplit(": ", 1)[-1] if lines else type(exc).__name__
+
+
+def survey(dtypes=("float32", "float64"), seed=0, names=None):
+    """The rows (see the module docstring) of the layers `names` (default: all of them)."""
     rng = np.random.default_rng(seed)
+    all_cases = cases(rng)
+    unknown = sorted(set(names or ()) - set(all_cases))
+    if unknown:
+        raise ValueError(f"no such layer in the survey: {unknown}; known: {list(all_cases)}")
     rows = []
-    for name, (factory, params, ref, shape) in cases(rng).items():
-        x_np = rng.standard_normal(shape)
+    for name, (factory, params, ref, shape) in all_cases.items():
+        x_np = rng.standard_normal(shape)       # drawn for every layer: same inputs
+        if names is not None and name not in names:
+            continue
         for dtype in dtypes:
             for scope, (record_train, backward_train) in SCOPES.items():
-                y, head, got = mxnet_grads(factory, params, x_np, dtype, record_train,
-                                           backward_train, rng)
+                row = {"operator": name, "dtype": dtype, "scope": scope}
+                try:
+                    y, head, got = mxnet_grads(factory, params, x_np, dtype, record_train,
+                                               backward_train, rng)
+                except mx.base.MXNetError as exc:
+                    rows.append({**row, "verdict": "ERROR", "wrong": [],
+                                 "error": mxnet_error(exc), "max_err": None})
+                    continue
                 if ref is None:
                     want = dropout_grads(y, x_np.astype(dtype), head, record_train)
                 else:
@@ -165,8 +227,7 @@ def survey(dtypes=("float32", "float64"), seed=0):
                 errs = {k: float(np.abs(got[k] - want[k]).max()
                                  / max(1.0, float(np.abs(want[k]).max()))) for k in want}
                 wrong = sorted(k for k, e in errs.items() if not e <= TOL[dtype])
-                rows.append({"operator": name, "dtype": dtype, "scope": scope,
-                             "verdict": "WRONG" if wrong else "right", "wrong": wrong,
+                rows.append({**row, "verdict": "WRONG" if wrong else "right", "wrong": wrong,
                              "max_err": max(errs.values())})
     return rows
 

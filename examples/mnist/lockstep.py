@@ -2,24 +2,32 @@
 
 Both start from the same weights (PyTorch's, copied into Gluon by ``sidebyside.transfer``),
 see the same batches in the same order, and take the same optimizer steps (Adadelta: PyTorch's
-``optim.Adadelta``, Gluon's ``TorchAdadelta``). Dropout is switched off *by construction* —
-each dropout layer is replaced by one with rate 0, on both sides — so both keep training in
-their normal mode: PyTorch ``model.train()``, Gluon ``autograd.record()``. (Switching it off
-with Gluon's ``record(train_mode=False)`` is not safe: notebook 5 shows a backward that is
-wrong under it.)
+``optim.Adadelta``, Gluon's ``TorchAdadelta``). Dropout stays on, as the scripts train — PyTorch
+in ``model.train()``, Gluon inside ``autograd.record()`` — and both drop the same units: every
+dropout layer on both sides takes its masks from one ``sidebyside.samerandom`` source
+(``dropout="same"``). ``dropout="own"`` leaves each framework its own generator (the runs then
+part at the first step), ``"off"`` replaces the layers by rate 0.
 
-After every step the two losses are compared, and every few steps the largest weight
-difference relative to the weight's size. In float64 a faithful port stays within ~1e-12;
-a porting error shows up as a jump. In float32 the gap grows from rounding alone; its yardstick
-is the gap between two PyTorch runs whose initial weights differ by one part in 10⁷
-(``perturb=1e-7``).
+- :func:`run`: one dtype, PyTorch against Gluon: the two losses at every step, and every few
+  steps the largest weight difference relative to the weight's size. In float64 a faithful port
+  stays within ~1e-12; a porting error shows as a jump.
+- :func:`drift`: four runs — PyTorch and Gluon, each in float32 and float64 — judged with
+  ``sidebyside.drift``: the float32 gap between the two scripts against the larger of each
+  framework's own float32-vs-float64 drift, at every step (losses) and every few steps
+  (weights). Its float64 pair is the float64 proof.
+
+Command line: ``python examples/mnist/lockstep.py --steps 200`` runs :func:`drift` and prints
+the judgement (``--help`` lists the flags); exit status 1 when the port fails it.
 
 Used by notebook 15 and ``tests/test_examples_mnist.py``.
 """
 from __future__ import annotations
 
+import argparse
+import copy
 import importlib.util
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,9 +37,11 @@ import torch
 import torch.nn.functional as F
 from mxnet import autograd, gluon
 
-from sidebyside import data, transfer
+from sidebyside import data, drift as yardstick, samerandom, transfer
 
 HERE = Path(__file__).resolve().parent
+DROPOUT = ("same", "own", "off")
+RUNS = yardstick.RUNS          # torch_f32, torch_f64, gluon_f32, gluon_f64
 
 
 def load_script(name: str):
@@ -66,34 +76,6 @@ def without_dropout(*models):
         model.dropout2 = dropout(0.0)
 
 
-@dataclass
-class Run:
-    """What :func:`run` measured: PyTorch's run against each follower (``"gluon"``, ``"torch"``)."""
-    dtype: str
-    followers: tuple           # the names of the runs that followed PyTorch's
-    losses: np.ndarray         # (steps, 1 + followers): PyTorch's loss, then each follower's
-    weight_gaps: np.ndarray    # (checks, followers): largest |w₁ − w₂| / largest |w₁|
-    checked_at: np.ndarray     # the steps after which the weight gaps were measured
-
-    def loss_gap_of(self, follower: str) -> np.ndarray:
-        """|PyTorch's loss − the follower's| at every step."""
-        i = self.followers.index(follower)
-        return np.abs(self.losses[:, 0] - self.losses[:, 1 + i])
-
-    def weight_gap_of(self, follower: str) -> np.ndarray:
-        return self.weight_gaps[:, self.followers.index(follower)]
-
-    @property
-    def loss_gap(self) -> np.ndarray:
-        """The first follower's :meth:`loss_gap_of`."""
-        return self.loss_gap_of(self.followers[0])
-
-    @property
-    def weight_gap(self) -> np.ndarray:
-        """The first follower's :meth:`weight_gap_of`."""
-        return self.weight_gap_of(self.followers[0])
-
-
 def _torch_step(model, optimizer, x, y):
     optimizer.zero_grad()
     loss = F.nll_loss(model(x), y)
@@ -110,67 +92,183 @@ def _gluon_step(model, trainer, x, y):
     return loss.mean().asscalar()
 
 
-def _gap(torch_model, other) -> float:
-    mine = [p.detach().numpy() for p in torch_model.parameters()]
-    if isinstance(other, torch.nn.Module):
-        theirs = [p.detach().numpy() for p in other.parameters()]
-    else:
-        # structural names ('conv1.weight'), the keys save_parameters writes: the same
-        # attribute names as PyTorch's
-        by_name = {k: p.data().asnumpy()
-                   for k, p in other._collect_params_with_prefix().items()}
-        theirs = [by_name[k] for k, _ in torch_model.named_parameters()]
+def _check(dropout, check_every):
+    if dropout not in DROPOUT:
+        raise ValueError(f"dropout must be one of {DROPOUT}, not {dropout!r}")
+    if isinstance(check_every, bool) or not isinstance(check_every, int) or check_every < 1:
+        raise ValueError(f"check_every must be an int >= 1, not {check_every!r}")
+
+
+class _Pair:
+    """PyTorch's and Gluon's network in one dtype, from the same initial weights, with their
+    optimizers and (for ``dropout="same"``) their streams of one ``Draws``."""
+
+    def __init__(self, base, dtype, dropout, draws, lr, gluon_optimizer, gluon_optimizer_args):
+        self.dtype = dtype
+        self.pt = copy.deepcopy(base).to(getattr(torch, dtype))
+        self.mx = main_gluon.Net()
+        self.mx.initialize()
+        self.mx.cast(dtype)
+        transfer.torch_to_gluon(self.pt, self.mx)
+        if dropout == "off":
+            without_dropout(self.pt, self.mx)
+        elif dropout == "same":
+            replaced = [samerandom.use_same_dropout(self.pt, draws.stream(f"PyTorch {dtype}")),
+                        samerandom.use_same_dropout(self.mx, draws.stream(f"Gluon {dtype}"))]
+            assert replaced[0] == replaced[1] == ["dropout1", "dropout2"], replaced
+        self.pt.train()
+        self.pt_opt = torch.optim.Adadelta(self.pt.parameters(), lr=lr)
+        self.trainer = gluon.Trainer(self.mx.collect_params(), gluon_optimizer,
+                                     {"learning_rate": lr, **(gluon_optimizer_args or {})})
+
+    def step(self, x, y):
+        """One step of both on the batch; (PyTorch's loss, Gluon's loss)."""
+        dtype = self.dtype
+        pt_loss = _torch_step(self.pt, self.pt_opt, torch.from_numpy(x.astype(dtype)),
+                              torch.from_numpy(y).long())
+        mx_loss = _gluon_step(self.mx, self.trainer, mx.nd.array(x, dtype=dtype), mx.nd.array(y))
+        return pt_loss, mx_loss
+
+    def weights(self):
+        """(PyTorch's weights, Gluon's), as numpy, in PyTorch's order: Gluon's by their
+        structural names ('conv1.weight'), the keys save_parameters writes."""
+        names = [k for k, _ in self.pt.named_parameters()]
+        by_name = {k: p.data().asnumpy() for k, p in self.mx._collect_params_with_prefix().items()}
+        return ([p.detach().numpy() for p in self.pt.parameters()], [by_name[k] for k in names])
+
+
+def _base(seed):
+    torch.manual_seed(seed)
+    mx.random.seed(seed)             # dropout="own": Gluon's masks from its own generator
+    return main_torch.Net()          # float32 weights: every run starts from these values
+
+
+def _relative_gap(mine, theirs) -> float:
     return max(float(np.abs(a.astype(np.float64) - b).max() / np.abs(a).max())
                for a, b in zip(mine, theirs))
 
 
-def run(batch_list, dtype="float64", lr=1.0, seed=1, against=("gluon",), perturb=1e-7,
-        check_every=10, gluon_optimizer="torchadadelta", gluon_optimizer_args=None) -> Run:
-    """Train PyTorch's ``Net`` on ``batch_list`` and, step for step, each follower in
-    ``against``: ``"gluon"``, Gluon's ``Net`` from the same initial weights, and/or ``"torch"``,
-    a second PyTorch ``Net`` whose initial weights are multiplied by ``1 + perturb·N(0, 1)``.
-    """
-    against = (against,) if isinstance(against, str) else tuple(against)
-    unknown = [a for a in against if a not in ("gluon", "torch")]
-    if unknown or not against or len(set(against)) != len(against):
-        raise ValueError(f"against must name 'gluon' and/or 'torch' once each, not {against!r}")
-    torch.manual_seed(seed)
-    pt = main_torch.Net().to(getattr(torch, dtype))
-    without_dropout(pt)
-    pt_opt = torch.optim.Adadelta(pt.parameters(), lr=lr)
-    followers = []                     # (model, optimizer, step function, input conversion)
-    for name in against:
-        if name == "gluon":
-            other = main_gluon.Net()
-            other.initialize()
-            other.cast(dtype)
-            without_dropout(other)
-            transfer.torch_to_gluon(pt, other)
-            options = {"learning_rate": lr, **(gluon_optimizer_args or {})}
-            followers.append((other, gluon.Trainer(other.collect_params(), gluon_optimizer,
-                                                   options), _gluon_step,
-                              lambda x, y: (mx.nd.array(x, dtype=dtype), mx.nd.array(y))))
-        else:
-            other = main_torch.Net().to(getattr(torch, dtype))
-            without_dropout(other)
-            other.load_state_dict(pt.state_dict())
-            noise = torch.Generator().manual_seed(seed + 1)
-            with torch.no_grad():
-                for p in other.parameters():
-                    p.mul_(1 + perturb * torch.randn(p.shape, generator=noise, dtype=p.dtype))
-            followers.append((other, torch.optim.Adadelta(other.parameters(), lr=lr),
-                              _torch_step, _to_torch(dtype)))
-    pt.train()
+@dataclass
+class Run:
+    """What :func:`run` measured: PyTorch's run against Gluon's, in one dtype."""
+    dtype: str
+    dropout: str
+    losses: np.ndarray         # (steps, 2): PyTorch's loss, Gluon's
+    weight_gap: np.ndarray     # (checks,): largest |w_PyTorch − w_Gluon| / largest |w_PyTorch|
+    checked_at: np.ndarray     # the steps after which the weight gaps were measured
+
+    @property
+    def loss_gap(self) -> np.ndarray:
+        """|PyTorch's loss − Gluon's| at every step (each computed before the step's update)."""
+        return np.abs(self.losses[:, 0] - self.losses[:, 1])
+
+
+def run(batch_list, dtype="float64", lr=1.0, seed=1, check_every=10, dropout="same",
+        gluon_optimizer="torchadadelta", gluon_optimizer_args=None) -> Run:
+    """Train PyTorch's ``Net`` and Gluon's from the same initial weights on ``batch_list``,
+    step for step, in ``dtype``. ``gluon_optimizer_args`` adds to (or overrides) Gluon's
+    optimizer options: a deliberate porting slip, e.g. ``{"epsilon": 1e-5}``."""
+    _check(dropout, check_every)
+    draws = samerandom.Draws(seed)
+    pair = _Pair(_base(seed), dtype, dropout, draws, lr, gluon_optimizer, gluon_optimizer_args)
     losses, gaps, at = [], [], []
     for step, (x, y) in enumerate(batch_list, start=1):
-        row = [_torch_step(pt, pt_opt, *_to_torch(dtype)(x, y))]
-        row += [step_fn(model, opt, *convert(x, y)) for model, opt, step_fn, convert in followers]
-        losses.append(row)
+        losses.append(pair.step(x, y))
         if step % check_every == 0 or step == len(batch_list):
-            gaps.append([_gap(pt, model) for model, *_ in followers])
+            gaps.append(_relative_gap(*pair.weights()))
             at.append(step)
-    return Run(dtype, against, np.array(losses), np.array(gaps), np.array(at))
+    return Run(dtype, dropout, np.array(losses), np.array(gaps), np.array(at))
 
 
-def _to_torch(dtype):
-    return lambda x, y: (torch.from_numpy(x.astype(dtype)), torch.from_numpy(y).long())
+@dataclass
+class DriftRun:
+    """What :func:`drift` measured: four runs, judged by ``sidebyside.drift``."""
+    losses: np.ndarray         # (steps, 4): the losses of torch_f32, torch_f64, gluon_f32, gluon_f64
+    loss: yardstick.Drift      # the per-step losses, judged
+    weights: yardstick.Drift   # the weights (relative per tensor) every check_every steps
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return self.loss.ok and self.weights.ok
+
+
+def drift(batch_list, lr=1.0, seed=1, check_every=10, dropout="same",
+          factor=yardstick.DEFAULT_FACTOR, gluon_optimizer="torchadadelta",
+          gluon_optimizer_args=None) -> DriftRun:
+    """PyTorch and Gluon, each in float32 and float64, from the same initial weights on
+    ``batch_list`` (the same dropout masks for all four with ``dropout="same"``); the float32
+    gap judged against each framework's own float32-vs-float64 drift, with ``factor``."""
+    _check(dropout, check_every)
+    if not batch_list:
+        raise ValueError("batch_list is empty: nothing to train")
+    tic = time.time()
+    base, draws = _base(seed), samerandom.Draws(seed)
+    pairs = {dtype: _Pair(base, dtype, dropout, draws, lr, gluon_optimizer, gluon_optimizer_args)
+             for dtype in ("float32", "float64")}
+    loss = yardstick.Drift("loss", factor=factor)
+    weights = yardstick.Drift("weights", relative=True, factor=factor)
+    losses = []
+    for step, (x, y) in enumerate(batch_list, start=1):
+        (pt32, mx32), (pt64, mx64) = (pairs[d].step(x, y) for d in ("float32", "float64"))
+        losses.append((pt32, pt64, mx32, mx64))
+        loss.add(pt32, pt64, mx32, mx64, step=step)
+        if step % check_every == 0 or step == len(batch_list):
+            (w_pt32, w_mx32), (w_pt64, w_mx64) = (pairs[d].weights()
+                                                  for d in ("float32", "float64"))
+            weights.add(w_pt32, w_pt64, w_mx32, w_mx64, step=step)
+    return DriftRun(np.array(losses), loss, weights, time.time() - tic)
+
+
+def _positive(text):
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        description="Train main.py's and main_gluon.py's networks in lockstep, in float32 and "
+                    "float64, and judge the float32 gap by each framework's own float32 drift.")
+    parser.add_argument("--steps", type=_positive, default=200, help="training steps (200)")
+    parser.add_argument("--batch-size", type=_positive, default=16, help="batch size (16)")
+    parser.add_argument("--check-every", type=_positive, default=10,
+                        help="compare the weights every N steps (10)")
+    parser.add_argument("--dropout", choices=DROPOUT, default="same",
+                        help="same masks on both sides (same), each its own (own), rate 0 (off)")
+    parser.add_argument("--lr", type=float, default=1.0, help="Adadelta's learning rate (1.0)")
+    parser.add_argument("--seed", type=int, default=1, help="initial weights and masks (1)")
+    parser.add_argument("--factor", type=float, default=yardstick.DEFAULT_FACTOR,
+                        help="the gap may be at most FACTOR x the larger drift (2)")
+    parser.add_argument("--dataset", choices=sorted(data.SPECS), default=None,
+                        help="fashion-mnist or mnist (default: $SIDEBYSIDE_DATASET, else "
+                             "fashion-mnist)")
+    opt = parser.parse_args(argv)
+    if not opt.factor > 0:
+        parser.error(f"--factor must be > 0, got {opt.factor}")
+    try:
+        dataset = data.dataset_name(opt.dataset)
+    except ValueError as err:
+        parser.error(str(err))
+    result = drift(batches(opt.steps, opt.batch_size, dataset=dataset), lr=opt.lr,
+                   seed=opt.seed, check_every=opt.check_every, dropout=opt.dropout,
+                   factor=opt.factor)
+    w = result.weights
+    print(f"{'step':>5}  {'weights: gap':>12}  {'PyTorch drift':>13}  {'Gluon drift':>11}  "
+          f"{'float64 gap':>11}")
+    for i, step in enumerate(w.steps):
+        print(f"{step:5d}  {w.gap[i]:12.1e}  {w.torch_drift[i]:13.1e}  {w.gluon_drift[i]:11.1e}  "
+              f"{w.float64_gap[i]:11.1e}")
+    for judged in (result.loss, result.weights):
+        print(judged)
+    print(f"loss {result.losses[0, 0]:.3f} -> {result.losses[-10:, 0].mean():.3f} "
+          f"(PyTorch float32, last 10 steps); {result.seconds:.0f} s")
+    if not result.ok:
+        print("the float32 gap is NOT within the drift", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,8 +7,9 @@ through them hunk by hunk and proves the two scripts train in lockstep:
   → ``Conv2D(32, 3, 1, in_channels=1)``; ``F.max_pool2d(x, 2)`` → ``F.Pooling(kernel=(2, 2),
   stride=(2, 2))``; ``torch.flatten(x, 1)`` → ``F.flatten(x)`` (same order);
   ``F.log_softmax(x, dim=1)`` → ``F.log_softmax(x, axis=1)`` (notebook 7);
-- PyTorch's default initialisation, reproduced: weights ``Xavier('uniform', 'in', 1)``,
-  biases ``Uniform(1/√fan_in)`` (notebook 6);
+- PyTorch's default initialisation of ``Conv2d``/``Linear`` (U(±1/√fan_in) for weight and
+  bias; not the rule of its RNN layers or ``Embedding``), reproduced: weights
+  ``Xavier('uniform', 'in', 1)``, biases ``Uniform(1/√fan_in)`` (notebook 6);
 - ``F.nll_loss`` of log-probabilities → ``SoftmaxCrossEntropyLoss(from_logits=True)``, one
   loss per sample: ``backward()`` on the per-sample losses and ``trainer.step(batch_size)``
   give the mean's gradient; ``reduction='sum'`` → ``.sum()`` (notebook 10);

@@ -9,14 +9,21 @@ One job per module:
 - :mod:`sidebyside.data`      — the MNIST family for both frameworks from one place on disk;
 - :mod:`sidebyside.idx`       — the MNIST family's IDX files: specs, checksums, readers;
 - :mod:`sidebyside.compare`   — numeric comparison of tensors from either framework;
+- :mod:`sidebyside.drift`     — the float32 yardstick: a port's gap judged by each framework's own float32-vs-float64 drift;
+- :mod:`sidebyside.samerandom` — the same noise tensors and dropout masks in both frameworks, for a lockstep;
 - :mod:`sidebyside.errors`    — run a call that must fail; keep its type and clean message;
-- :mod:`sidebyside.apimap`    — the tensor API map as data, executed and compared row by row;
+- :mod:`sidebyside.table`     — a short list of records printed as an aligned table;
+- :mod:`sidebyside.logs`      — the lines a block logs to the root logger (MXNet's Module API, callbacks);
+- :mod:`sidebyside.apimap`    — the API map as data, executed and compared row by row, and ``find``: any
+  name from either side (map rows, notebook tables, errors, helpers) and where it is taught;
 - :mod:`sidebyside.mappings`  — the notebooks' mapping tables (PyTorch | MXNet columns), read from their sources;
 - :mod:`sidebyside.transfer`  — copy weights between an ``nn.Module`` and a Gluon ``Block``;
 - :mod:`sidebyside.initmap`   — initialise an ``nn.Module`` as an ``mx.init`` initialiser would its Gluon twin;
 - :mod:`sidebyside.checkpoint` — whole checkpoints for both frameworks; damaged files named, digests;
-- :mod:`sidebyside.convert`   — a ``.params`` file ⇄ a PyTorch state dict file, verified; a CLI;
-- :mod:`sidebyside.optim`     — PyTorch's Adadelta as a Gluon optimizer, ``"torchadadelta"``;
+- :mod:`sidebyside.convert`   — a ``.params`` file ⇄ a PyTorch state dict file, verified (``api``), Module
+  checkpoints (``module``), the command line (``cli``);
+- :mod:`sidebyside.optim`     — PyTorch's Adam, AdamW and Adadelta as Gluon optimizers (``"torchadam"``,
+  ``"torchadamw"``, ``"torchadadelta"``), ``torch.optim.Adam`` set to take MXNet's ``"adam"`` steps, ``f32``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;
 - :mod:`sidebyside.imagefolder` — a class-per-folder tree of PNGs from a dataset's samples;
 - :mod:`sidebyside.recordio`  — MXNet's RecordIO files (.rec/.idx) without MXNet; a PyTorch Dataset;

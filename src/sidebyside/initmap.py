@@ -24,22 +24,36 @@ your own) raise :class:`UnsupportedInitializer`. The initialiser is recognised b
 ``dumps()`` — its registered name and arguments — so this module does not import MXNet
 (except to turn a name such as ``"xavier"`` into an initialiser).
 
-**Which parameter gets what** — what Gluon's layers declare for themselves, which wins over the
-initialiser given to ``initialize()``:
+**Which parameter gets what** — what Gluon 1.9.1's layers declare for themselves, which wins
+over the initialiser given to ``initialize()`` (each rule is checked against MXNet's own draw
+in ``tests/test_initmap.py``):
 
-- in ``BatchNorm*``, ``SyncBatchNorm``, ``InstanceNorm*``, ``LayerNorm`` and ``GroupNorm``:
+- ``Linear``, ``Conv*d``, ``ConvTranspose*d`` (Gluon's ``Dense``, ``Conv*D``,
+  ``Conv*DTranspose``): the weight gets the initialiser's draw, the bias 0
+  (``bias_initializer="zeros"``);
+- ``RNN``, ``LSTM``, ``GRU`` and their cells (Gluon's ``rnn.RNN``, ``rnn.LSTM``, ``rnn.GRU``,
+  ``rnn.*Cell``): every ``weight_*`` (``weight_ih_l0``, ``weight_hh_l0``, ``weight_hr_l0``,
+  ``…_reverse``) the draw, for its own shape, every ``bias_*`` 0;
+- ``Embedding`` (and ``EmbeddingBag``): the weight gets the draw — Gluon's ``nn.Embedding``
+  declares ``weight_initializer=None``, so ``initialize(init)`` draws its ``(input_dim,
+  output_dim)`` table from ``init`` with ``fan_in = output_dim``, ``fan_out = input_dim``, as
+  for any matrix. A ``padding_idx`` row is set to 0 afterwards: PyTorch promises that row is the
+  zero vector (Gluon has no ``padding_idx``);
+- ``BatchNorm*``, ``SyncBatchNorm``, ``InstanceNorm*``, ``LayerNorm`` and ``GroupNorm``:
   ``weight`` (Gluon's ``gamma``) 1, ``bias`` (``beta``) 0, and the running statistics reset
   (mean 0, variance 1, ``num_batches_tracked`` 0);
-- elsewhere a parameter whose own name contains ``bias`` (``bias``, ``bias_ih_l0``): 0 (Gluon's
-  ``Dense``, ``Conv*``, RNN layers: ``bias_initializer="zeros"``);
-- a parameter whose own name contains ``weight`` and that has at least two dimensions
-  (``Linear``, ``Conv*``, ``Embedding``, ``weight_ih_l0``): the initialiser's draw;
-- anything else (a one-dimensional weight such as ``PReLU``'s, a parameter of another name, a
-  lazy module's uninitialised parameter): :class:`UnsupportedParameter`, naming it — MXNet's
-  ``Xavier`` refuses vectors too, and Gluon's ``PReLU`` has an initialiser of its own.
+- ``PReLU``: its slope 0.25 (Gluon's ``alpha_initializer=Constant(0.25)``);
+- a parameter registered on any other module (a module of your own, ``MultiheadAttention``'s
+  ``in_proj_*``): what Gluon gives a parameter declared without ``init=``, the initialiser's
+  draw *whatever its name*, a ``bias`` too. ``Xavier`` and ``MSRAPrelu`` refuse a vector there
+  (MXNet raises "Xavier initializer cannot be applied to vector"), so does this module:
+  :class:`UnsupportedParameter`, naming it. Where the Gluon twin declares ``init=`` for such a
+  parameter, set it yourself after this call;
+- a lazy module's uninitialised parameter: :class:`UnsupportedParameter` (run a forward first).
 
-PyTorch's own defaults differ only in the biases (``U(±1/√fan_in)`` for ``Linear`` and
-``Conv*``) and the weights; its normalisation layers already start at 1 and 0.
+PyTorch's own defaults are other laws: ``U(±1/√fan_in)`` for the weights and biases of
+``Linear`` and ``Conv*``, ``U(±1/√hidden_size)`` for every weight and bias of the recurrent
+layers, ``N(0, 1)`` for ``Embedding``; its normalisation layers already start at 1 and 0.
 """
 from __future__ import annotations
 
@@ -137,38 +151,73 @@ def _norm_types():
             nn.GroupNorm)
 
 
+def _layer_types():
+    """The layers whose weights get the draw and whose biases Gluon's twin sets to 0."""
+    from torch import nn
+    from torch.nn.modules.conv import _ConvNd
+
+    return (nn.Linear, _ConvNd, nn.RNNBase, nn.RNNCellBase, nn.Embedding, nn.EmbeddingBag)
+
+
+_PRELU_SLOPE = 0.25    # Gluon's PReLU: alpha_initializer=mx.init.Constant(0.25)
+
+
+def _law(initializer, mod, leaf, p, full, norms, layers):
+    """(law, value) for parameter ``leaf`` of ``mod`` (``full`` is its name in the network)."""
+    from torch import nn
+
+    kind = type(mod).__name__
+    if isinstance(mod, norms):
+        if leaf in ("weight", "bias"):
+            return ("constant", 1.0) if leaf == "weight" else ("constant", 0.0)
+    elif isinstance(mod, nn.PReLU):
+        if leaf == "weight":
+            return ("constant", _PRELU_SLOPE)
+    elif isinstance(mod, layers):
+        if leaf.startswith("bias"):
+            return ("constant", 0.0)
+        if leaf.startswith("weight"):
+            return weight_law(initializer, tuple(p.shape))
+    else:                       # a Gluon parameter declared without init=: the draw
+        try:
+            return weight_law(initializer, tuple(p.shape))
+        except ValueError as err:   # Xavier / MSRAPrelu on a vector: MXNet refuses too
+            if isinstance(err, UnsupportedInitializer):
+                raise
+            raise UnsupportedParameter(
+                f"'{full}' ({kind}, shape {tuple(p.shape)}): a parameter of a module that "
+                "is not a Gluon layer's twin gets the initialiser's draw, and "
+                f"{type(initializer).__name__} needs at least 2 dimensions (MXNet refuses "
+                "it too); initialise it yourself, as the Gluon twin's init= does") from None
+    raise UnsupportedParameter(f"'{full}' ({kind}, shape {tuple(p.shape)}): a {kind} is "
+                               "initialised as its Gluon twin, which has no such parameter; "
+                               "initialise it yourself")
+
+
 def torch_init_like_mxnet(module, initializer) -> dict[str, tuple[str, float]]:
     """Initialise ``module``'s parameters in place as ``initialize(initializer)`` would
     initialise the same network in Gluon (see the module docstring for the rules).
 
-    Returns ``{parameter or buffer name: (law, value)}``, the law as in :func:`weight_law`.
+    Returns ``{parameter or buffer name: (law, value)}``, the law as in :func:`weight_law`;
+    an Embedding's ``padding_idx`` row appears as ``"<name>.weight[<row>]"``.
     Checks every parameter before changing any: on an error nothing is changed.
     """
     import torch
     from torch import nn
 
     weight_law(initializer, (1, 1))          # an unsupported initialiser fails first
-    norms = _norm_types()
-    plan, stats = [], []
+    norms, layers = _norm_types(), _layer_types()
+    plan, stats, padding = [], [], []
     for mod_name, mod in module.named_modules():
         for leaf, p in mod.named_parameters(recurse=False):
             full = f"{mod_name}.{leaf}" if mod_name else leaf
             if isinstance(p, nn.parameter.UninitializedParameter):
                 raise UnsupportedParameter(f"'{full}' is not initialised yet (a lazy module):"
                                            " run one forward pass first")
-            if isinstance(mod, norms):
-                law = ("constant", 1.0) if leaf == "weight" else ("constant", 0.0)
-            elif "bias" in leaf:
-                law = ("constant", 0.0)
-            elif "weight" in leaf and p.dim() >= 2:
-                law = weight_law(initializer, tuple(p.shape))
-            else:
-                raise UnsupportedParameter(
-                    f"'{full}' ({type(mod).__name__}, shape {tuple(p.shape)}): not a weight "
-                    "of at least 2 dimensions, a bias, or a normalisation layer's scale or "
-                    "shift; initialise it yourself (Gluon layers with such parameters carry "
-                    "an initialiser of their own)")
-            plan.append((full, p, law))
+            plan.append((full, p, _law(initializer, mod, leaf, p, full, norms, layers)))
+        if isinstance(mod, (nn.Embedding, nn.EmbeddingBag)) and mod.padding_idx is not None:
+            prefix = f"{mod_name}." if mod_name else ""
+            padding.append((f"{prefix}weight[{mod.padding_idx}]", mod))
         if isinstance(mod, norms) and hasattr(mod, "reset_running_stats") \
                 and getattr(mod, "track_running_stats", False):
             stats.append((mod_name, mod))
@@ -182,6 +231,9 @@ def torch_init_like_mxnet(module, initializer) -> dict[str, tuple[str, float]]:
             else:
                 nn.init.constant_(p, value)
             done[full] = (kind, value)
+        for name, mod in padding:
+            mod.weight[mod.padding_idx].fill_(0.0)
+            done[name] = ("constant", 0.0)
         for mod_name, mod in stats:
             mod.reset_running_stats()
             prefix = f"{mod_name}." if mod_name else ""

@@ -20,7 +20,8 @@ each process's exit code and output::
     run = torch_ddp(["train.py", "--epochs", "1"], nproc=2)
 
 Why a launcher of our own? MXNet's ``tools/launch.py --launcher local`` crashes on Python ≥ 3.9
-(``'Thread' object has no attribute 'isAlive'``) and leaves a worker running. And a parameter
+(``'Thread' object has no attribute 'isAlive'``) before it starts any worker, and the
+scheduler it started first can outlive it (notebook 9 §4 shows when). And a parameter
 server job does not end by itself when something goes wrong: if one worker dies, the others
 wait in a barrier, and the scheduler and the servers wait for them — forever. So this module
 

@@ -35,8 +35,10 @@ once shows the Gluon side everywhere (sphinx-design remembers the choice). A che
 the pair stays outside, visible under either tab. An unpaired tag is a build warning (the
 book builds with ``-W``).
 
-Registered in book/_config.yml (``sphinx: extra_extensions``); tests/test_browser.py opens
-every page in Chromium and checks them.
+Book code, not part of the helper package: it lives next to the book (``book/_ext/``) and is
+loaded by book/_config.yml (``sphinx: local_extensions``). Its unit tests are
+tests/test_sphinx_assets.py; tests/test_book.py builds the book with it and
+tests/test_browser.py opens every page in Chromium and checks them.
 """
 import re
 

@@ -1,0 +1,72 @@
+"""The book's Sphinx extension (book/_ext/sphinx_assets.py), one transform at a time.
+
+tests/test_book.py builds the whole book with it; tests/test_browser.py checks the pages in a
+browser. These tests feed each function the docutils/Sphinx objects it meets in a build.
+"""
+
+
+def test_repeated_scripts_are_dropped_in_order():
+    from sphinx.builders.html._assets import _JavaScript
+
+    from sphinx_assets import unique_scripts
+    body = "const THEBE_JS_URL = 'x'"
+    scripts = [_JavaScript("_static/a.js"), _JavaScript("", body=body),
+               _JavaScript(None, body=body), _JavaScript("_static/a.js"),
+               _JavaScript(None, body="var b = 1")]
+    assert unique_scripts(scripts) == [scripts[0], scripts[1], scripts[4]]
+
+
+def test_tagged_cells_become_one_tab_set_per_pair():
+    from docutils import nodes
+
+    from sphinx_assets import pair_cells
+
+    def cell(*tags):
+        return nodes.container("", nodes.literal_block("x", "x"),
+                               classes=["cell", *(f"tag_{t}" for t in tags)])
+
+    def para(text, bold=None):
+        return nodes.paragraph("", "", *([nodes.strong(bold, bold)] if bold else []),
+                               nodes.Text(text))
+
+    intro, pt, between, mx, check = (para(": a", "PyTorch"), cell("pytorch"), para("b", "Gluon"),
+                                     cell("gluon", "nbval-ignore-output"), cell())
+    lonely, after = cell("pytorch"), cell()
+    section = nodes.section("", para("lead"), intro, pt, between, mx, check, lonely, after)
+    made, unpaired = pair_cells(section)
+    assert (made, unpaired) == (1, [lonely])
+    tab_set = section[1]
+    assert tab_set["design_component"] == "tab-set"
+    (pt_label, pt_content), (mx_label, mx_content) = tab_set.children
+    assert pt_label.astext() == "PyTorch" and list(pt_content.children) == [intro, pt]
+    assert mx_label.astext() == "Gluon" and list(mx_content.children) == [between, mx]
+    assert pt_label["sync_group"] == mx_label["sync_group"] == "framework"
+    assert (pt_label["sync_id"], mx_label["sync_id"]) == ("pytorch", "mxnet")
+    assert list(section.children[2:]) == [check, lonely, after]   # the check stays outside
+    # the other order (legacy MXNet first), and two cells of one side make no pair
+    legacy = nodes.section("", cell("mxnet"), cell("pytorch"), cell("gluon"), cell("mxnet"))
+    made, unpaired = pair_cells(legacy)
+    assert made == 1 and unpaired == list(legacy.children[1:]) and len(legacy.children) == 3
+    assert [item[0].astext() for item in legacy[0].children] == ["MXNet", "PyTorch"]
+
+
+def test_figures_get_alt_text_from_section_and_cell():
+    from docutils import nodes
+
+    from sphinx_assets import _needs_alt, figure_alt_text
+
+    image = nodes.image(uri="../_images/abc.png")
+    cell = nodes.container(cell_index=32)
+    cell += image
+    section = nodes.section()
+    section += nodes.title(text="1. Samples")
+    section += cell
+    assert _needs_alt(image)
+    assert figure_alt_text(image, "3 · An MLP") == \
+        "Figure in section “1. Samples” of “3 · An MLP”, output of cell 33"
+    figure = nodes.figure()
+    captioned = nodes.image(uri="a.png", alt="a.png")
+    figure += captioned
+    figure += nodes.caption(text="Loss curves")
+    assert _needs_alt(captioned) and figure_alt_text(captioned, "T") == "Loss curves"
+    assert not _needs_alt(nodes.image(uri="a.png", alt="A plot of the loss"))
