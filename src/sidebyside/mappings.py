@@ -31,7 +31,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Mapping", "HowTo", "SkippedTable", "Tables", "NOTEBOOKS", "DEEP_DIVES",
+__all__ = ["Place", "Mapping", "HowTo", "SkippedTable", "Tables", "NOTEBOOKS", "DEEP_DIVES",
            "column_side", "direction_of", "split_row", "parse_markdown", "read_notebook",
            "read_all", "markdown_lines", "code_cells", "pages", "lead_name", "sort_key",
            "page_link", "page_label", "section_id", "rebase_links"]
@@ -125,8 +125,36 @@ def _folder_of(path: Path) -> str:
 
 
 # ------------------------------------------------------------------------------ rows
+class Place:
+    """Where something is taught: a section of a page. A mixin for dataclasses with the
+    fields ``stem``, ``folder``, ``title`` and ``section`` (the section's heading; a class
+    whose anchor comes from another heading overrides :attr:`anchor`)."""
+
+    @property
+    def where(self) -> str:
+        """For a reader: ``"notebook 8, §Summary"`` (only the page before its first heading)."""
+        label = page_label(self.stem, self.folder, self.title)
+        return f"{label}, §{self.section}" if self.section else label
+
+    @property
+    def link(self) -> str:
+        """The page, as a link target relative to book/ (``notebooks/NN_x.ipynb``)."""
+        return page_link(self.stem, self.folder)
+
+    @property
+    def anchor(self) -> str:
+        """The HTML id of the section in the book (:func:`section_id`)."""
+        return section_id(self.section)
+
+    @property
+    def target(self) -> str:
+        """The section in the built book, relative to its root: ``notebooks/NN_x.html#id``."""
+        base = f"{self.link.removesuffix('.ipynb')}.html"
+        return f"{base}#{self.anchor}" if self.anchor else base
+
+
 @dataclass(frozen=True)
-class Mapping:
+class Mapping(Place):
     """One row of a page's mapping table."""
 
     notebook: int                  # 8 (0 for a deep dive)
@@ -154,26 +182,6 @@ class Mapping:
         first, second = (self.mxnet, self.pytorch) if self.mxnet_first else (
             self.pytorch, self.mxnet)
         return f"{self.page} §{self.section}: {self.label or first or second}"
-
-    @property
-    def where(self) -> str:
-        """Where the row is, for a reader: ``"notebook 8, §Summary"``."""
-        return f"{page_label(self.stem, self.folder, self.title)}, §{self.section}"
-
-    @property
-    def link(self) -> str:
-        """The page, as a link target relative to book/ (``notebooks/NN_x.ipynb``)."""
-        return page_link(self.stem, self.folder)
-
-    @property
-    def anchor(self) -> str:
-        """The HTML id of the row's section in the book (:func:`section_id`)."""
-        return section_id(self.section)
-
-    @property
-    def target(self) -> str:
-        """The section in the built book, relative to its root: ``notebooks/NN_x.html#id``."""
-        return f"{self.link.removesuffix('.ipynb')}.html#{self.anchor}"
 
     @property
     def text(self) -> str:

@@ -46,7 +46,7 @@ TORCH_CODE = re.compile(r"\btorch\b|\bpt_\w")
 
 
 @dataclass(frozen=True)
-class Entry:
+class Entry(mappings.Place):
     framework: str
     ename: str
     message: str
@@ -70,23 +70,9 @@ class Entry:
         return f"{self.ename}: {self.message}"
 
     @property
-    def where(self) -> str:
-        """Where the error is shown, for a reader: ``"notebook 2, §2 Shapes: …"``."""
-        label = mappings.page_label(self.stem, self.folder, self.title)
-        return f"{label}, §{self.section}" if self.section else label
-
-    @property
-    def link(self) -> str:
-        return mappings.page_link(self.stem, self.folder)
-
-    @property
     def anchor(self) -> str:
+        """The HTML id of the heading as written (``section`` is its path, for reading)."""
         return mappings.section_id(self.heading)
-
-    @property
-    def target(self) -> str:
-        base = f"{self.link.removesuffix('.ipynb')}.html"
-        return f"{base}#{self.anchor}" if self.anchor else base
 
     @property
     def text(self) -> str:

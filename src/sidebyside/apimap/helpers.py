@@ -24,7 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1]   # src/sidebyside
 
 
 @dataclass(frozen=True)
-class Use:
+class Use(mappings.Place):
     """A section of a page whose code uses a helper."""
 
     stem: str
@@ -32,24 +32,6 @@ class Use:
     title: str
     section: str     # the "## " heading, "" before the first one
     line: int        # the first line of the cell in the page's .py
-
-    @property
-    def where(self) -> str:
-        label = mappings.page_label(self.stem, self.folder, self.title)
-        return f"{label}, §{self.section}" if self.section else label
-
-    @property
-    def link(self) -> str:
-        return mappings.page_link(self.stem, self.folder)
-
-    @property
-    def anchor(self) -> str:
-        return mappings.section_id(self.section)
-
-    @property
-    def target(self) -> str:
-        base = f"{self.link.removesuffix('.ipynb')}.html"
-        return f"{base}#{self.anchor}" if self.anchor else base
 
 
 @dataclass(frozen=True)
