@@ -20,7 +20,8 @@ endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: wheelhouse all setup lint test portability book notebooks sync cheatsheet errors status clean help
+.PHONY: wheelhouse all setup setup-nomxnet lint test test-nomxnet portability book notebooks sync \
+        cheatsheet errors status clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -52,7 +53,7 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 ## wheelhouse: put every pinned wheel (pip itself and the probe wheels too) and the dataset
 ## files into WHEELHOUSE (default: wheelhouse/) for installing offline: `make all WHEELHOUSE=...`
 wheelhouse: WHEELHOUSE := $(or $(strip $(WHEELHOUSE)),wheelhouse)
-wheelhouse: requirements.txt constraints.txt
+wheelhouse: requirements.txt constraints.txt requirements-nomxnet.txt constraints-nomxnet.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "'$(PYTHON)' was not found (see make setup)" >&2; exit 1; }
 	$(PYTHON) tools/wheelhouse_data.py collect "$(WHEELHOUSE)" $(WHEELHOUSE_DATASETS)
 	rm -rf "$(WHEELHOUSE)/.pip"
@@ -62,6 +63,11 @@ wheelhouse: requirements.txt constraints.txt
 	cp constraints.txt "$(WHEELHOUSE)/constraints.txt"
 	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
 	  --dest wheels -r requirements.txt pip==$(PIP_VERSION)
+	@# and the mx2torch set (make test-nomxnet): the same torch, so only numpy 2 is added
+	grep -v '^-e \.$$' requirements-nomxnet.txt > "$(WHEELHOUSE)/requirements-nomxnet.txt"
+	cp constraints-nomxnet.txt "$(WHEELHOUSE)/constraints-nomxnet.txt"
+	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
+	  --dest wheels -r requirements-nomxnet.txt
 	for w in $(PROBE_WHEELS); do "$(WHEELHOUSE)/.pip/bin/python" -m pip download --quiet \
 	  --no-deps --only-binary=:all: --dest "$(WHEELHOUSE)/probe-wheels" $$w || exit 1; done
 	rm -rf "$(WHEELHOUSE)/.pip"
@@ -80,6 +86,46 @@ lint: setup
 JOBS ?= auto
 test: setup
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+
+## setup-nomxnet: create .venv-nomxnet: requirements-nomxnet.txt (torch, numpy 2, pytest and
+## our package; no mxnet), as a user of sidebyside.mx2torch without MXNet has it
+NOMXNET_VENV  ?= .venv-nomxnet
+NOMXNET_BIN   := $(NOMXNET_VENV)/bin
+NOMXNET_STAMP := $(NOMXNET_VENV)/.installed
+setup-nomxnet: $(NOMXNET_STAMP)
+
+# built afresh whenever its inputs change: a package left from an older set could hide a gap
+$(NOMXNET_STAMP): requirements-nomxnet.txt constraints-nomxnet.txt pyproject.toml tools/check_python.py
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "'$(PYTHON)' was not found (see make setup)" >&2; exit 1; }
+	@$(PYTHON) tools/check_python.py
+	@if [ -n "$(WHEELHOUSE)" ] && [ ! -d "$(WHEELHOUSE)/wheels" ]; then \
+	  echo "WHEELHOUSE=$(WHEELHOUSE) has no wheels/ folder: make it with" \
+	       "'make wheelhouse WHEELHOUSE=$(WHEELHOUSE)' on a machine with network" >&2; exit 1; fi
+	rm -rf $(NOMXNET_VENV)
+	$(PYTHON) -m venv $(NOMXNET_VENV)
+	$(NOMXNET_BIN)/python -m pip install --quiet $(PIP_FROM) --upgrade pip==$(PIP_VERSION)
+	$(NOMXNET_BIN)/python -m pip install --quiet $(PIP_FROM) -r requirements-nomxnet.txt
+	@touch $@
+
+## test-nomxnet: in .venv-nomxnet, check that `import mxnet` fails there (ModuleNotFoundError)
+## and numpy is 2 or newer, then run tests/nomxnet (SIDEBYSIDE_NOMXNET=1)
+# The main suite's conftests (tools/leftover_children.py needs psutil, tests/conftest.py yaml)
+# and pyproject's addopts (nbval) belong to .venv; --confcutdir leaves the conftests above
+# tests/nomxnet unloaded and -o addopts= drops nbval: the tests there stand on their own.
+# Keep tests/nomxnet free of a conftest.py: collected first ("nomxnet" < "test_"), it would
+# take the module name `conftest` from tests/conftest.py, and `from conftest import ROOT` in
+# the main suite would fail.
+test-nomxnet: $(NOMXNET_STAMP)
+	@msg=$$($(NOMXNET_BIN)/python -c 'import mxnet' 2>&1) && { \
+	  echo "$(NOMXNET_VENV): 'import mxnet' succeeded, and this environment must not have it" >&2; \
+	  exit 1; }; \
+	case "$$msg" in *"ModuleNotFoundError: No module named 'mxnet'") ;; *) \
+	  printf '%s\n' "$(NOMXNET_VENV): 'import mxnet' must fail with ModuleNotFoundError, not:" \
+	    "$$msg" >&2; exit 1;; esac
+	@$(NOMXNET_BIN)/python -c 'import sys, numpy; sys.exit(None if int(numpy.__version__.split(".")[0]) >= 2 else f"$(NOMXNET_VENV) has numpy {numpy.__version__}: it must be 2 or newer")'
+	@echo "$(NOMXNET_VENV): no mxnet (ModuleNotFoundError), numpy $$($(NOMXNET_BIN)/python -c 'import numpy; print(numpy.__version__)')"
+	SIDEBYSIDE_NOMXNET=1 $(NOMXNET_BIN)/python -m pytest -o addopts= -p no:cacheprovider \
+	  --confcutdir=tests/nomxnet tests/nomxnet
 
 ## portability: the notebooks and the API map as another machine runs them: scalar
 ## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and
@@ -139,6 +185,15 @@ bench-quick: setup
 benchmarks-page: setup
 	$(BIN)/python tools/make_benchmarks_page.py
 
+.PHONY: mx2torch-sweep
+## mx2torch-sweep: export every MXNet model-zoo network (random weights), translate it with
+## sidebyside.mx2torch and compare with MXNet in float32 and float64 (about 20 min on 2 cores)
+## into benchmarks/results/mx2torch_sweep.json, then rewrite book/mx2torch.md (a failing
+## network still gets its row on the page; the target then fails)
+mx2torch-sweep: setup
+	$(BIN)/python tools/mx2torch_sweep.py; status=$$?; \
+	  $(BIN)/python tools/make_mx2torch_page.py && exit $$status
+
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup
 	$(BIN)/jupytext --sync $(NOTEBOOKS)
@@ -156,6 +211,6 @@ clean:
 
 ## help: list these targets
 help:
-	@awk '/^## [a-z][a-z-]*: / { sub(/^## /, ""); i = index($$0, ":"); \
+	@awk '/^## [a-z][a-z0-9-]*: / { sub(/^## /, ""); i = index($$0, ":"); \
 	        printf "  %-16s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2); next } \
 	      /^## / { sub(/^## /, ""); printf "  %-16s %s\n", "", $$0 }' $(firstword $(MAKEFILE_LIST))

@@ -429,7 +429,9 @@ assert sorted(protobuf_table) == ["4.25.8", "5.29.6", "6.31.1", "6.32.0", "7.36.
 # The escape works with 4.25.8 and 6.31.1 and fails with 5.29.6, 6.32.0 and 7.36.2 —
 # later releases, including the 5.29 backport, check a descriptor field that MXBoard's old
 # generated code does not set. For a project that must move on, log with `tensorboardX` (or,
-# after a migration, `torch.utils.tensorboard`).
+# after a migration, `torch.utils.tensorboard`). Its trained models need no MXNet to move
+# either: [notebook 19](19_legacy_files_to_pytorch.ipynb) reads the `.params` and
+# `-symbol.json` files with numpy and torch alone.
 
 # %%
 logs.cleanup()

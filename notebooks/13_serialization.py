@@ -12,7 +12,9 @@
 # - the deployment formats (`export()` + `SymbolBlock.imports`, `torch.export`, TorchScript),
 #   and DLPack, which hands an array from one framework to the other without a copy.
 #
-# Converting a trained model *between* the frameworks is [notebook 14](14_converting_models.ipynb).
+# Converting a trained model *between* the frameworks is [notebook 14](14_converting_models.ipynb);
+# reading these files with no MXNet installed, and translating an exported graph into PyTorch
+# code, is [notebook 19](19_legacy_files_to_pytorch.ipynb).
 #
 # **Prerequisites**: [notebook 6](06_blocks.ipynb) (parameters and their names). **Time**:
 # about 25 minutes.

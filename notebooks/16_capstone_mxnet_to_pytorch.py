@@ -442,7 +442,9 @@ assert sorted(p.name for p in Path(work.name).iterdir()) == [
 # ([notebook 13](13_serialization.ipynb) §3). `sidebyside.convert` reads that file into the
 # port's network and checks both on an input before writing the `.pt`
 # ([notebook 14](14_converting_models.ipynb)); then both networks test on the batches the
-# legacy loop sees:
+# legacy loop sees. (Where only the files are left — an `export()` or a Module checkpoint,
+# without the code that built the network — [notebook 19](19_legacy_files_to_pytorch.ipynb)
+# translates the graph itself.)
 
 # %% tags=["nbval-ignore-output"]
 folder = Path(work.name)

@@ -164,8 +164,12 @@ def test_a_helper_name_finds_the_helper_and_where_it_is_used(name, key):
 def test_the_names_that_found_nothing_find_a_row_now(name):
     hits = apimap.find(name)
     assert hits, name
-    # a name of a tensor op or layer finds an executed row of the map first
-    if re.fullmatch(r"[\w.]+", name.lstrip(".")) and name not in (
+    # a name of a tensor op or layer finds an executed row of the map first; mx.nd.load is the
+    # call notebook 19's summary row is about (ndfile.load_params, no MXNet needed): that row
+    # comes first, the map's row is among the hits
+    if name == "mx.nd.load":
+        assert hits[0].notebook == 19 and any(isinstance(h, apimap.Row) for h in hits)
+    elif re.fullmatch(r"[\w.]+", name.lstrip(".")) and name not in (
             "params_to_state_dict", "gluon_to_torch", "transfer"):
         assert isinstance(hits[0], apimap.Row), (name, hits[0].key)
 

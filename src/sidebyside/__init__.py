@@ -22,6 +22,10 @@ One job per module:
 - :mod:`sidebyside.checkpoint` — whole checkpoints for both frameworks; damaged files named, digests;
 - :mod:`sidebyside.convert`   — a ``.params`` file ⇄ a PyTorch state dict file, verified (``api``), Module
   checkpoints (``module``), the command line (``cli``);
+- :mod:`sidebyside.mx2torch`  — legacy MXNet files (``.params``, ``-symbol.json``, Module checkpoints,
+  ``Trainer.save_states``) into PyTorch with no MXNet installed: imports only numpy and torch;
+- :mod:`sidebyside.mxreference` — MXNet's outputs, every node's included, for ``mx2torch --check``
+  (needs MXNet: run it where MXNet still works);
 - :mod:`sidebyside.optim`     — PyTorch's Adam, AdamW and Adadelta as Gluon optimizers (``"torchadam"``,
   ``"torchadamw"``, ``"torchadadelta"``), ``torch.optim.Adam`` set to take MXNet's ``"adam"`` steps, ``f32``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;

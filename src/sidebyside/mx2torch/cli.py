@@ -1,0 +1,216 @@
+"""``python -m sidebyside.mx2torch``: legacy MXNet files into PyTorch, with no MXNet installed.
+
+Exit codes (CONTRIBUTING.md): 0 done; 1 a file that cannot be read or translated, or a
+``--check`` that finds a difference (one message or the report; nothing written); 2 bad flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+EPILOG = """examples:
+  python -m sidebyside.mx2torch model-symbol.json model-0000.params --out model.pt --code model.py
+  python -m sidebyside.mx2torch model-symbol.json model-0000.params --check check.npz
+      (check.npz: inputs by name + MXNet's output0, ...; node:<name> arrays give a per-node
+       report: python -m sidebyside.mxreference writes it, where MXNet still runs)
+  python -m sidebyside.mx2torch model-symbol.json model-0000.params --states trainer.states \\
+      --optimizer-out optimizer.pt --out model.pt
+  python -m sidebyside.mx2torch --read model-0000.params     (the arrays in a file)
+  python -m sidebyside.mx2torch --ops                        (the supported operators)
+
+exit codes: 0 done; 1 a file that cannot be read or translated, or --check found a
+difference (nothing written); 2 bad flags"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sidebyside.mx2torch",
+        description="Translate an MXNet -symbol.json + .params (hybridize().export(), "
+                    "Module.save_checkpoint) into a PyTorch module, with no MXNet installed.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("symbol", nargs="?", help="the -symbol.json file")
+    p.add_argument("params", nargs="?", help="the .params file saved with it")
+    p.add_argument("--out", help="write the PyTorch state dict here (torch.save)")
+    p.add_argument("--code", help="write the generated model.py here")
+    p.add_argument("--check", metavar="NPZ",
+                   help="compare with MXNet's outputs saved in NPZ; write nothing if they differ")
+    p.add_argument("--float64", action="store_true",
+                   help="run the check in float64 against MXNet's float64 outputs "
+                        "(mxreference --float64); tolerance 1e-7")
+    p.add_argument("--rtol", type=float, default=None, help="check tolerance (default 1e-4, "
+                   "1e-7 with --float64: MXNet's own float64 LeakyReLU, gelu and relu-RNN "
+                   "kernels are only float32-accurate, about 2e-8), relative to each node's "
+                   "max |value|")
+    p.add_argument("--atol", type=float, default=None, help="check tolerance (default 1e-6)")
+    p.add_argument("--states", help="a Trainer.save_states file to convert too")
+    p.add_argument("--optimizer-out", help="write the converted optimizer's state_dict here")
+    p.add_argument("--read", metavar="FILE", help="list the arrays of an NDArray file and stop")
+    p.add_argument("--ops", action="store_true", help="list the supported operators and stop")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"mx2torch: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _list_ops() -> int:
+    from .ops import coverage_rows
+
+    rows = coverage_rows()
+    for r in rows:
+        names = r["op"] + (f" ({', '.join(r['aliases'])})" if r["aliases"] else "")
+        attrs = ", ".join(r["attrs"]) or "-"
+        print(f"{names}: {attrs}")
+    print(f"{len(rows)} operators")
+    return 0
+
+
+def _read(path: str) -> int:
+    from .ndfile import NDFileError, load_params
+
+    try:
+        arrays = load_params(path)
+    except (NDFileError, OSError) as e:
+        return _fail(str(e))
+    items = arrays.items() if isinstance(arrays, dict) else enumerate(arrays)
+    total = 0
+    for name, a in items:
+        shape = getattr(a, "shape", None)
+        dtype = getattr(a, "dtype", None)
+        total += int(np.prod(shape)) if shape is not None else 0
+        print(f"{name}\t{dtype}\t{tuple(shape) if shape is not None else '?'}")
+    print(f"{len(arrays)} arrays, {total:,} values")
+    return 0
+
+
+def _check(t, symbol, params, path, float64, rtol, atol):
+    """Returns (ok, lines)."""
+    import torch
+
+    from . import codegen, report
+
+    try:
+        data = dict(np.load(path))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{path}: cannot read the check file ({e})") from None
+    missing = [n for n in t.inputs if n not in data]
+    if missing:
+        raise ValueError(f"{path}: no array for the input(s) {', '.join(missing)} "
+                         f"(the model takes {', '.join(t.inputs)})")
+    outputs = sorted((k for k in data if k.startswith("output")), key=lambda k: int(k[6:] or 0))
+    if not outputs:
+        raise ValueError(f"{path}: no MXNet outputs in it (output0, output1, ...)")
+    if float64 and any(data[k].dtype != np.float64 for k in outputs):
+        raise ValueError(f"{path}: --float64 needs MXNet's float64 outputs, and these are "
+                         f"{data[outputs[0]].dtype}: make the file with "
+                         "`python -m sidebyside.mxreference ... --float64`")
+    inputs = {n: data[n].astype(np.float64) if float64 and data[n].dtype.kind == "f" else data[n]
+              for n in t.inputs}
+    module = t.module.double() if float64 else t.module
+    with torch.no_grad():
+        got = module(*[torch.from_numpy(inputs[n]) for n in t.inputs])
+    got = list(got) if isinstance(got, tuple) else [got]
+    if len(got) != len(outputs):
+        return False, [f"the module gives {len(got)} outputs, the check file {len(outputs)}"]
+    lines, ok = [], True
+    for i, (g, key) in enumerate(zip(got, outputs)):
+        ref = data[key]
+        g = g.numpy()
+        if g.shape != ref.shape:
+            ok = False
+            lines.append(f"output {i}: shape {g.shape}, MXNet's {ref.shape}")
+            continue
+        d = float(np.abs(g.astype(np.float64) - ref).max(initial=0))
+        m = float(np.abs(ref).max(initial=0))
+        good = d <= atol + rtol * m
+        ok &= good
+        lines.append(f"output {i} {ref.shape}: max|Δ| {d:.3g}, max|ref| {m:.3g} "
+                     f"({'ok' if good else 'DIFFERENT'})")
+    if any(k.startswith("node:") for k in data):
+        tm = codegen.tapped(t, symbol, params)
+        r = report.compare_nodes(t, tm, inputs, data, rtol=rtol, atol=atol)
+        lines += r.lines()
+        ok &= r.ok
+    return ok, lines
+
+
+def main(argv=None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.ops:
+        return _list_ops()
+    if args.read:
+        return _read(args.read)
+    if not args.symbol or not args.params:
+        parser.error("give the -symbol.json and the .params file (or --read, --ops)")
+    if args.optimizer_out and not args.states:
+        parser.error("--optimizer-out needs --states")
+    for flag, path in (("--out", args.out), ("--code", args.code),
+                       ("--optimizer-out", args.optimizer_out)):
+        if path and not Path(path).resolve().parent.is_dir():
+            return _fail(f"{flag} {path}: the folder does not exist")
+    from .codegen import UnsupportedOperator, trainer_parameters, translation
+    from .graph import SymbolFileError
+    from .ndfile import NDFileError
+
+    t0 = time.perf_counter()
+    try:
+        t = translation(args.symbol, args.params)
+    except (UnsupportedOperator, SymbolFileError, NDFileError, OSError) as e:
+        return _fail(str(e))
+    n = sum(int(np.prod(a.shape)) for a in t.state_dict.values())
+    print(f"translated {Path(args.symbol).name}: {len(t.nodes)} nodes, {n:,} parameter values, "
+          f"inputs {', '.join(t.inputs)} ({time.perf_counter() - t0:.2f} s)")
+    for note in t.notes:
+        print(f"  note: {note}")
+    opt = None
+    if args.states:
+        from .optstate import OptStateError, load_trainer_states, to_torch_optimizer
+
+        try:
+            states = load_trainer_states(args.states)
+            opt = to_torch_optimizer(states, trainer_parameters(t))
+        except (OptStateError, OSError) as e:
+            return _fail(str(e))
+        cls = type(opt)
+        where = "torch.optim" if cls.__module__.startswith("torch.") else cls.__module__
+        print(f"optimizer: {states.optimizer} → {where}.{cls.__name__} "
+              f"({len(states.states)} states, num_update {states.num_update}); to resume, build "
+              f"{cls.__name__}(model.parameters(), ...) and load_state_dict() the file")
+        rescale = states.hyperparameters.get("rescale_grad", 1.0)
+        if rescale != 1.0:
+            print(f"  note: the Trainer scaled gradients by rescale_grad={rescale:g} "
+                  "(step(batch_size)): divide the loss by the batch size, or pass "
+                  "rescale_grad= to optstate.to_torch_optimizer")
+    if args.check:
+        rtol = args.rtol if args.rtol is not None else (1e-7 if args.float64 else 1e-4)
+        atol = args.atol if args.atol is not None else (1e-12 if args.float64 else 1e-6)
+        try:
+            ok, lines = _check(t, args.symbol, args.params, args.check, args.float64, rtol, atol)
+        except ValueError as e:
+            return _fail(str(e))
+        for line in lines:
+            print(line)
+        if not ok:
+            print("mx2torch: the translation differs from MXNet's outputs; nothing written",
+                  file=sys.stderr)
+            return 1
+        if args.float64:
+            t.module.float()        # the state dict is written in the file's own dtype
+    if args.out or args.code:
+        t.save(args.out, args.code)
+        for path in (args.out, args.code):
+            if path:
+                print(f"wrote {path}")
+    if args.optimizer_out:
+        import torch
+
+        torch.save(opt.state_dict(), args.optimizer_out)
+        print(f"wrote {args.optimizer_out}")
+    return 0

@@ -1,0 +1,474 @@
+"""An MXNet graph and its parameters as a readable ``model.py`` and a loaded ``nn.Module``.
+
+:func:`translate` is the short call (a module in eval mode, weights loaded);
+:func:`translation` returns everything: the module, the generated source, the state dict, which
+MXNet parameter each PyTorch key came from, the inputs and outputs, and notes on semantics
+that differ (a loss layer's forward, an ignored gamma). The module *is* the generated source:
+it is compiled from it, so what you read in ``model.py`` is what was checked.
+"""
+
+from __future__ import annotations
+
+import builtins
+import keyword
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .graph import Graph, as_tuple, parse_value, read_symbol
+from .ops import HELPERS, REGISTRY, UnsupportedOperator, parse_attrs, refuse
+
+__all__ = ["translate", "translation", "Translation", "UnsupportedOperator"]
+
+_RESERVED = set(keyword.kwlist) | set(dir(builtins)) | {"torch", "nn", "F", "self", "math", "np"}
+
+
+def _ident(name: str) -> str:
+    s = re.sub(r"\W", "_", name)
+    if s.endswith("_fwd"):
+        s = s[:-4]
+    if not s or s[0].isdigit():
+        s = "n_" + s
+    if s in _RESERVED:
+        s += "_"
+    return s
+
+
+def _common_prefix(names: list[str]) -> str:
+    """The prefix every node name shares up to an underscore (``resnetv10_``), if stripping it
+    leaves every name non-empty."""
+    if len(names) < 2:
+        return ""
+    p = os.path.commonprefix(names)
+    p = p[: p.rfind("_") + 1] if "_" in p else ""
+    if p and all(len(n) > len(p) for n in names):
+        return p
+    return ""
+
+
+@dataclass
+class Translation:
+    module: object                      # torch.nn.Module, eval mode, weights loaded
+    source: str                         # the generated model.py
+    state_dict: dict                    # PyTorch key -> numpy array
+    mx_names: dict                      # PyTorch key -> the MXNet parameter it came from
+    inputs: list                        # the forward's arguments: MXNet input names, in order
+    outputs: list                       # the graph's heads: "node" or "node[i]"
+    nodes: list                         # (MXNet node name, op, python variable) in forward order
+    notes: list = field(default_factory=list)
+    class_name: str = "Model"
+
+    def save(self, state_path=None, code_path=None) -> None:
+        """Write the state dict (``torch.save``) and/or the source; both or nothing."""
+        import torch
+
+        staged = []
+        try:
+            for path, write in ((state_path, lambda f: torch.save(self.module.state_dict(), f)),
+                                (code_path, lambda f: f.write(self.source.encode()))):
+                if path is None:
+                    continue
+                path = Path(path)
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+                with os.fdopen(fd, "wb") as f:
+                    staged.append((tmp, path))
+                    write(f)
+            for tmp, path in staged:
+                os.replace(tmp, path)
+        finally:
+            for tmp, _ in staged:
+                if os.path.exists(tmp):
+                    os.unlink(tmp)
+
+
+class Builder:
+    """Walks the graph once, collecting ``__init__`` lines, ``forward`` lines and the state dict.
+    The op translators (:mod:`.ops`) call back into it for inputs, weights and submodules."""
+
+    def __init__(self, graph: Graph, params: dict, aux: set, input_ranks: dict):
+        self.g = graph
+        self.params = params
+        self.aux = aux
+        self.input_ranks = input_ranks
+        self.consumers = graph.consumers()
+        reach = graph.reachable()
+        self.prefix = _common_prefix([graph.nodes[i].name for i in reach
+                                      if not graph.nodes[i].is_variable])
+        self.taken: dict[str, set] = {"attr": set(), "var": set()}
+        self.folded: set[str] = set()
+        self.init: list[str] = []
+        self.fwd: list[tuple[str, str, str, str]] = []   # (var, expression, node name, op)
+        self.state: dict[str, np.ndarray] = {}
+        self.mx_names: dict[str, str] = {}
+        self.owner: dict[str, str] = {}               # MXNet parameter -> attribute expression
+        self.var: dict[int, str] = {}
+        self.nout: dict[int, int] = {}
+        self.ranks: dict[int, int | None] = {}
+        self.helpers: list[str] = []
+        self.inputs: list[int] = []
+        self.notes: list[str] = []
+        self.emitted: set[int] = set()
+        self.multi: dict[int, list[str]] = {}         # node id -> one name per output
+        self.param_only = self._param_only(reach)
+        self.node = None
+
+    # --- naming -------------------------------------------------------------------------
+    def _name(self, raw: str, space: str = "var") -> str:
+        """A Python name for a node: ``self.<attr>`` names and forward's locals are separate
+        namespaces, so ``conv0 = self.conv0(x)`` reads as it should."""
+        base = _ident(raw[len(self.prefix):] if raw.startswith(self.prefix) else raw)
+        name, k = base, 1
+        while name in self.taken[space]:
+            k += 1
+            name = f"{base}_{k}"
+        self.taken[space].add(name)
+        return name
+
+    def _param_only(self, reach) -> set[int]:
+        out = set()
+        for i in reach:
+            n = self.g.nodes[i]
+            if n.is_variable:
+                if n.name in self.params:
+                    out.add(i)
+            elif n.inputs and all(src in out for src, _ in n.inputs):
+                out.add(i)
+        return out
+
+    # --- what the op translators call -------------------------------------------------------
+    def x(self, i: int) -> str:
+        """The expression of the current node's input ``i``."""
+        node = self.node
+        if i >= len(node.inputs):
+            refuse(node, f"input {i} is missing")
+        return self.expr(node.inputs[i])
+
+    def rank_of(self, i: int):
+        src, _ = self.node.inputs[i]
+        return self.ranks.get(src)
+
+    def param(self, node, i: int) -> np.ndarray:
+        """The array of input ``i``, which must be a parameter from the .params file."""
+        if i >= len(node.inputs):
+            refuse(node, f"input {i} (a weight) is missing")
+        src = self.g.nodes[node.inputs[i][0]]
+        if not (src.is_variable and src.name in self.params):
+            refuse(node, f"input {i} ({src.name!r}) is not a parameter in the .params file "
+                         "(weights computed in the graph are not supported here)")
+        return self.params[src.name]
+
+    def fold(self, node, i: int) -> np.ndarray:
+        """Input ``i`` computed now, from parameters only (Reshape / _rnn_param_concat chains)."""
+        def value(entry):
+            n = self.g.nodes[entry[0]]
+            if n.is_variable:
+                if n.name not in self.params:
+                    refuse(node, f"input {n.name!r} must come from the .params file")
+                self.folded.add(n.name)
+                return self.params[n.name]
+            if n.op in ("Reshape", "reshape"):
+                shape = as_tuple(parse_value(n.attrs.get("shape", "()")))
+                if n.attrs.get("reverse", "False") == "True" or any(v < -1 for v in shape):
+                    refuse(node, f"its parameter input is reshaped by {n.name!r} with "
+                                 f"shape={shape}, which cannot be folded")
+                return value(n.inputs[0]).reshape(tuple(int(v) for v in shape))
+            if n.op in ("_rnn_param_concat", "Concat", "concat"):
+                dim = int(n.attrs.get("dim", 1))
+                return np.concatenate([value(e) for e in n.inputs], axis=dim)
+            if n.op in ("_copy", "identity"):
+                return value(n.inputs[0])
+            refuse(node, f"its parameter input is computed by {n.op} ({n.name!r}), which "
+                         "cannot be folded into weights")
+        return value(node.inputs[i])
+
+    def ones(self, node, c: int) -> np.ndarray:
+        dtype = self.params[self.g.nodes[node.inputs[1][0]].name].dtype
+        return np.ones(c, dtype=dtype)
+
+    def module(self, node, ctor: str, params: dict, comment: str = "") -> str:
+        """Declare ``self.<name> = <ctor>`` and load ``params`` (local name -> input index or
+        array) into it; returns ``self.<name>``."""
+        name = self._name(node.name, "attr")
+        line = f"self.{name} = {ctor}"
+        if comment:
+            line += f"  # {comment}"
+        self.init.append(line)
+        for local, what in params.items():
+            key = f"{name}.{local}"
+            if isinstance(what, int):
+                src = self.g.nodes[node.inputs[what][0]]
+                arr = self.param(node, what)
+                if src.name in self.owner:          # tied: one MXNet parameter, two layers
+                    self.init.append(f"self.{key} = {self.owner[src.name]}  "
+                                     f"# tied: MXNet parameter {src.name}")
+                else:
+                    self.owner[src.name] = f"self.{key}"
+                self.state[key] = arr
+                self.mx_names[key] = src.name
+            else:
+                self.state[key] = np.asarray(what)
+                self.mx_names[key] = f"(computed for {node.name})"
+        return f"self.{name}"
+
+    def param_expr(self, node, i: int) -> str:
+        return self.expr(node.inputs[i])
+
+    def note(self, text: str) -> None:
+        """A semantic difference worth a line in the generated docstring (once)."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def helper(self, name: str) -> str:
+        if name not in self.helpers:
+            self.helpers.append(name)
+        return name
+
+    # --- expressions ------------------------------------------------------------------------
+    def expr(self, entry) -> str:
+        src, idx = entry
+        n = self.g.nodes[src]
+        if n.is_variable:
+            if n.name in self.params:
+                return self._param_attr(n)
+            if src not in self.var:
+                self.var[src] = self._name(n.name)
+                self.inputs.append(src)
+                self.ranks[src] = self.input_ranks.get(n.name)
+            return self.var[src]
+        if src not in self.emitted:
+            self.emit(src)
+        nout = self.nout.get(src, 1)
+        if idx >= nout:
+            if nout == 1 and idx > 0:
+                refuse(n, f"output {idx} is used, but the translation gives one output")
+        if src in self.multi:
+            return self.multi[src][idx]
+        return f"{self.var[src]}[{idx}]" if nout > 1 else self.var[src]
+
+    def _param_attr(self, n) -> str:
+        if n.name in self.owner:
+            return self.owner[n.name]
+        name = self._name(n.name, "attr")
+        arr = self.params[n.name]
+        dt = f"torch.{np.dtype(arr.dtype).name}"
+        if n.name in self.aux:
+            self.init.append(f"self.register_buffer({name!r}, torch.empty({_shape(arr)}, dtype={dt}))")
+        else:
+            self.init.append(f"self.{name} = nn.Parameter(torch.empty({_shape(arr)}, dtype={dt}))")
+        self.owner[n.name] = f"self.{name}"
+        self.state[name] = arr
+        self.mx_names[name] = n.name
+        return f"self.{name}"
+
+    def emit(self, i: int) -> None:
+        node = self.g.nodes[i]
+        spec = REGISTRY.get(node.op)
+        if spec is None:
+            raise UnsupportedOperator(
+                f"operator {node.op} (node {node.name!r}) is not supported; "
+                "`python -m sidebyside.mx2torch --ops` lists the supported ones")
+        attrs = parse_attrs(spec, node)
+        outer = (self.node, getattr(self, "rank", None), getattr(self, "n_out", 1),
+                 getattr(self, "unpack", None))
+        self.node, self.n_out, self.unpack = node, 1, None
+        self.rank = self.ranks.get(node.inputs[0][0]) if node.inputs else None
+        expression = spec.func(self, node, attrs)
+        self.emitted.add(i)
+        var = self._name(node.name)
+        self.var[i] = var
+        self.nout[i] = self.n_out
+        self.ranks[i] = self.rank
+        target = var
+        if self.unpack:
+            # several outputs bound to names of their own: `out, (h, c) = self.lstm(x, ...)`
+            pattern, suffixes = self.unpack
+            names = [var] + [self._name(f"{node.name}_{sfx}") for sfx in suffixes]
+            self.multi[i] = names
+            target = pattern.format(*names)
+        self.fwd.append((target, expression, node.name, node.op))
+        self.node, self.rank, self.n_out, self.unpack = outer
+
+    def run(self) -> None:
+        for i in self.g.reachable():
+            n = self.g.nodes[i]
+            if n.is_variable or i in self.emitted:
+                continue
+            if i in self.param_only:
+                continue    # weights only: folded by its consumer (RNN), or emitted on first use
+            self.emit(i)
+        self.heads = [self.expr(h) for h in self.g.heads]
+
+
+def _shape(arr) -> str:
+    return "(" + ", ".join(str(int(d)) for d in arr.shape) + ("," if arr.ndim == 1 else "") + ")"
+
+
+def _source(b: Builder, graph: Graph, class_name: str, taps: bool) -> str:
+    args = [b.var[i] for i in b.inputs]
+    lines = ['"""Generated by sidebyside.mx2torch from ' + Path(graph.source).name
+             + (f" (MXNet {graph.mxnet_version // 10000}.{graph.mxnet_version // 100 % 100}."
+                f"{graph.mxnet_version % 100})" if graph.mxnet_version else "")
+             + '.\n\nInputs: ' + ", ".join(graph.nodes[i].name for i in b.inputs)
+             + ". Load the weights with model.load_state_dict(torch.load(...)).\n"]
+    for note in b.notes:
+        lines.append(f"- {note}")
+    lines += ['"""', "", "import torch", "import torch.nn as nn",
+              "import torch.nn.functional as F", ""]
+    for h in b.helpers:
+        lines.append(HELPERS[h].strip("\n"))
+        lines.append("")
+    lines += ["", f"class {class_name}(nn.Module):"]
+    if any("# tied:" in line for line in b.init):
+        lines += ["    _mx2torch_tied = True   # layers share parameters (see '# tied' below)", ""]
+    lines += ["    def __init__(self):", "        super().__init__()"]
+    lines += [f"        {line}" for line in b.init]
+    lines += ["", f"    def forward(self, {', '.join(args)}):"]
+    if taps:
+        lines.append("        _taps = {}")
+    for target, expression, name, _ in b.fwd:
+        lines.append(f"        {target} = {expression}")
+        if taps:
+            flat = target.replace("(", "").replace(")", "")
+            lines.append(f"        _taps[{name!r}] = ({flat},)" if "," in flat else
+                         f"        _taps[{name!r}] = {target}")
+    out = b.heads[0] if len(b.heads) == 1 else "(" + ", ".join(b.heads) + ")"
+    lines.append(f"        return {out}" if not taps else f"        return {out}, _taps")
+    return "\n".join(lines) + "\n"
+
+
+def _split_params(raw, where: str) -> tuple[dict, set]:
+    if isinstance(raw, list):
+        raise UnsupportedOperator(f"{where}: the file holds an unnamed list of arrays; a model's "
+                                  "parameters are a named dict (export() or save_checkpoint)")
+    params, aux = {}, set()
+    for key, arr in raw.items():
+        kind, sep, name = key.partition(":")
+        if sep and kind in ("arg", "aux"):
+            params[name] = np.asarray(arr)
+            if kind == "aux":
+                aux.add(name)
+        else:
+            params[key] = np.asarray(arr)
+    return params, aux
+
+
+def _build(graph, params, aux, input_shapes, class_name, taps):
+    b = Builder(graph, params, aux, {k: len(v) for k, v in (input_shapes or {}).items()})
+    b.run()
+    return b, _source(b, graph, class_name, taps)
+
+
+def compile_source(source: str, class_name: str = "Model"):
+    """The class a generated source defines (compiled in a namespace of its own)."""
+    namespace = {"__name__": "mx2torch_generated"}
+    exec(compile(source, "<mx2torch model.py>", "exec"), namespace)  # noqa: S102
+    return namespace[class_name]
+
+
+def load_state(module, state: dict) -> None:
+    """Load numpy arrays into the module, in their own dtype; every key checked."""
+    import torch
+
+    floats = {a.dtype for a in state.values() if a.dtype.kind == "f"}
+    if len(floats) == 1:
+        module.to(getattr(torch, floats.pop().name))
+    own = module.state_dict()
+    for key, arr in state.items():
+        if key not in own:
+            raise RuntimeError(f"internal: {key} is not in the generated module")
+        if tuple(own[key].shape) != arr.shape:
+            raise UnsupportedOperator(f"parameter {key}: shape {arr.shape} in the file, "
+                                      f"{tuple(own[key].shape)} in the layer")
+        own[key] = torch.from_numpy(np.ascontiguousarray(arr).copy())
+    missing = [k for k in own if k not in state and not k.endswith("num_batches_tracked")]
+    if missing:
+        raise RuntimeError(f"internal: no value for {missing}")
+    for k in own:
+        if k not in state:
+            own[k] = torch.zeros_like(own[k])      # BatchNorm's num_batches_tracked
+    module.load_state_dict(own, strict=True)
+
+
+def instantiate(cls, state: dict):
+    """The generated class, built without its random initialisation (on the meta device,
+    then given memory) and loaded with ``state``."""
+    import torch
+
+    if getattr(cls, "_mx2torch_tied", False):
+        module = cls()      # to_empty() would untie shared parameters: build it plainly
+    else:
+        with torch.device("meta"):
+            module = cls()
+        module = module.to_empty(device="cpu")
+    load_state(module, state)
+    return module
+
+
+def translation(symbol, params, *, input_shapes=None, class_name: str = "Model") -> Translation:
+    """Translate a graph (``-symbol.json`` path, JSON text or dict) with its parameters (a
+    ``.params`` path, or a dict of arrays with or without ``arg:``/``aux:`` prefixes)."""
+    graph = symbol if isinstance(symbol, Graph) else read_symbol(symbol)
+    where = str(params) if isinstance(params, (str, Path)) else "<params>"
+    if isinstance(params, (str, Path)):
+        from .ndfile import load_params
+
+        params = load_params(params)
+    params, aux = _split_params(params, where)
+    variables = {n.name for n in graph.nodes if n.is_variable}
+    if params and not variables & set(params):
+        raise UnsupportedOperator(
+            f"{where}: none of its {len(params)} names ({', '.join(list(params)[:3])}, ...) is a "
+            "variable of the graph: is it a Gluon save_parameters() file? Translation needs the "
+            "file that export() or Module.save_checkpoint() wrote with the symbol")
+    b, source = _build(graph, params, aux, input_shapes, class_name, taps=False)
+    module = instantiate(compile_source(source, class_name), b.state)
+    module.eval()
+    unused = sorted(set(params) - set(b.mx_names.values()) - b.folded)
+    notes = list(b.notes)
+    if unused:
+        notes.append(f"{len(unused)} parameters of the file are not used by the graph's outputs: "
+                     + ", ".join(unused[:5]) + (" ..." if len(unused) > 5 else ""))
+    return Translation(module, source, b.state, b.mx_names,
+                       [graph.nodes[i].name for i in b.inputs],
+                       list(b.heads), [(name, op, var) for var, _, name, op in b.fwd],
+                       notes, class_name)
+
+
+def translate(symbol, params, **kwargs):
+    """A ``torch.nn.Module`` (eval mode, weights loaded) that computes the graph's output (a
+    tuple for several heads) from the graph's inputs, in the order of ``Translation.inputs``."""
+    return translation(symbol, params, **kwargs).module
+
+
+def tapped(t: Translation, symbol, params, input_shapes=None):
+    """The same translation with a forward that also returns every node's output (by MXNet
+    node name): for :mod:`.report`."""
+    graph = symbol if isinstance(symbol, Graph) else read_symbol(symbol)
+    if isinstance(params, (str, Path)):
+        from .ndfile import load_params
+
+        params = load_params(params)
+    p, aux = _split_params(params, "<params>")
+    b, source = _build(graph, p, aux, input_shapes, t.class_name, taps=True)
+    return instantiate(compile_source(source, t.class_name), b.state).eval()
+
+
+def trainer_parameters(t: Translation, names=None) -> list:
+    """The translated module's tensors in a Gluon ``Trainer``'s parameter order, for
+    :func:`~sidebyside.mx2torch.optstate.to_torch_optimizer`.
+
+    ``names``: the MXNet names of the parameters the Trainer was given (default: every
+    parameter of the ``.params`` file, i.e. ``net.collect_params()`` of the exported net);
+    the Trainer sorts them by name. A name the module does not hold as a trainable parameter
+    (a BatchNorm running statistic, a parameter the outputs do not use) gives ``None``."""
+    by_name: dict[str, object] = {}
+    owned = dict(t.module.named_parameters())
+    for key, mx_name in t.mx_names.items():
+        if key in owned:
+            by_name.setdefault(mx_name, owned[key])
+    names = sorted(set(t.mx_names.values()) if names is None else names)
+    return [by_name.get(n) for n in names if not n.startswith("(computed")]

@@ -1,0 +1,968 @@
+"""Each MXNet operator as PyTorch code: a registry of translators, with the attributes each honours.
+
+A translator gets the node, its attributes (parsed, MXNet's defaults filled in) and a
+:class:`~sidebyside.mx2torch.codegen.Builder`, and returns the PyTorch *expression* of the
+node's output; the builder turns it into a line of ``forward``. Operators with weights declare a
+submodule (``nn.Conv2d(...)``) and hand the builder its weights from the ``.params`` file.
+
+Every attribute a node carries must be one the translator honours (``attrs``) or one it may
+ignore for a stated reason (``ignored``: cuDNN tuning, workspace sizes): anything else, or a
+value a translator does not support, raises :class:`UnsupportedOperator`, naming the operator, the
+node and the value. Semantics are MXNet 1.9.1's (``src/operator/``), checked one operator at a time
+against MXNet's own execution in ``tests/test_mx2torch_ops.py``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .graph import as_tuple, parse_value
+
+
+class UnsupportedOperator(ValueError):
+    """An operator, or an attribute value of one, that mx2torch does not translate."""
+
+
+@dataclass
+class OpSpec:
+    name: str
+    func: object
+    attrs: dict                     # honoured attribute -> MXNet's default
+    ignored: dict = field(default_factory=dict)   # attribute -> why it may be ignored
+    note: str = ""
+    aliases: tuple = ()
+
+
+REGISTRY: dict[str, OpSpec] = {}
+
+_CUDNN = {"cudnn_off": "cuDNN selection; no effect on values",
+          "cudnn_tune": "cuDNN algorithm search; no effect on values",
+          "workspace": "scratch memory size; no effect on values"}
+
+
+def op(*names, attrs=None, ignored=None, note=""):
+    def register(func):
+        spec = OpSpec(names[0], func, dict(attrs or {}), dict(ignored or {}), note, names[1:])
+        for n in names:
+            REGISTRY[n] = spec
+        return func
+    return register
+
+
+class Attrs(dict):
+    """A node's attributes, parsed, with the operator's defaults for the ones it leaves out."""
+
+
+def parse_attrs(spec: OpSpec, node) -> Attrs:
+    out = Attrs(spec.attrs)
+    for key, text in node.attrs.items():
+        if key in spec.attrs:
+            out[key] = parse_value(text)
+        elif key not in spec.ignored:
+            raise UnsupportedOperator(
+                f"operator {node.op} (node {node.name!r}): attribute {key}={text!r} is not "
+                f"supported; supported: {', '.join(sorted(spec.attrs)) or 'none'}")
+    return out
+
+
+def refuse(node, what: str):
+    raise UnsupportedOperator(f"operator {node.op} (node {node.name!r}): {what}")
+
+
+def _tuple(v, n=None, fill=None):
+    t = tuple(as_tuple(v))
+    if n is not None and not t and fill is not None:
+        t = (fill,) * n
+    return t
+
+
+def _f32(v) -> float:
+    """A float attribute as MXNet's float32 parameter field holds it."""
+    return float(np.float32(v))
+
+
+def _r(v):
+    """repr of a value for generated code: tuples of ints as (a, b), floats shortest."""
+    if isinstance(v, float):
+        return repr(float(v))
+    if isinstance(v, tuple):
+        return "(" + ", ".join(_r(x) for x in v) + ("," if len(v) == 1 else "") + ")"
+    return repr(v)
+
+
+_DIMS = {1: "1d", 2: "2d", 3: "3d"}
+_LAYOUTS = {1: "NCW", 2: "NCHW", 3: "NCDHW"}
+
+
+def _spatial(node, a, key="kernel"):
+    k = _tuple(a[key])
+    if len(k) not in _DIMS:
+        refuse(node, f"{key}={k}: only 1-, 2- and 3-d are supported")
+    layout = a.get("layout")
+    if layout not in (None, _LAYOUTS[len(k)]):
+        refuse(node, f"layout={layout!r}: only channels-first ({_LAYOUTS[len(k)]}) is supported")
+    return k
+
+
+# --- layers with weights --------------------------------------------------------------------
+
+def _conv_args(a, n, channels, keys):
+    """The constructor arguments of an nn.Conv*/ConvTranspose* layer (MXNet attribute ->
+    PyTorch keyword, only those off their default) and its weights (input 1, bias input 2)."""
+    args = [*channels, f"kernel_size={_r(_tuple(a['kernel']))}"]
+    for key, name, fill in keys:
+        v = _tuple(a[key], n, fill)
+        if v and any(x != fill for x in v):
+            args.append(f"{name}={_r(v)}")
+    if int(a["num_group"]) != 1:
+        args.append(f"groups={int(a['num_group'])}")
+    params = {"weight": 1}
+    if a["no_bias"]:
+        args.append("bias=False")
+    else:
+        params["bias"] = 2
+    return args, params
+
+
+@op("Convolution", attrs={"kernel": (), "stride": (), "dilate": (), "pad": (), "num_filter": None,
+                          "num_group": 1, "no_bias": False, "layout": None},
+    ignored=_CUDNN)
+def _convolution(b, node, a):
+    k = _spatial(node, a)
+    n = len(k)
+    w = b.param(node, 1)
+    groups = int(a["num_group"])
+    if w.shape[0] != a["num_filter"]:
+        refuse(node, f"weight shape {w.shape} does not match num_filter={a['num_filter']}")
+    args, params = _conv_args(a, n, [str(w.shape[1] * groups), str(a["num_filter"])],
+                              (("stride", "stride", 1), ("pad", "padding", 0),
+                               ("dilate", "dilation", 1)))
+    mod = b.module(node, f"nn.Conv{_DIMS[n]}({', '.join(args)})", params)
+    b.rank = n + 2
+    return f"{mod}({b.x(0)})"
+
+
+@op("Deconvolution", attrs={"kernel": (), "stride": (), "dilate": (), "pad": (), "adj": (),
+                            "target_shape": (), "num_filter": None, "num_group": 1,
+                            "no_bias": True, "layout": None},
+    ignored=_CUDNN)
+def _deconvolution(b, node, a):
+    k = _spatial(node, a)
+    n = len(k)
+    target = tuple(int(v) for v in _tuple(a["target_shape"]))
+    w = b.param(node, 1)
+    groups = int(a["num_group"])
+    args, params = _conv_args(a, n, [str(w.shape[0]), str(w.shape[1] * groups)],
+                              (("stride", "stride", 1), ("pad", "padding", 0),
+                               ("adj", "output_padding", 0), ("dilate", "dilation", 1)))
+    if any(target) and any(d != 1 for d in _tuple(a["dilate"])):
+        refuse(node, f"target_shape={target} with dilate={_tuple(a['dilate'])}: MXNet's "
+                     "result there differs from a transposed convolution with the padding "
+                     "target_shape implies (measured); not translated")
+    if any(target):
+        # the padding that gives target_shape depends on the input's size: computed per call,
+        # as MXNet does (deconvolution-inl.h, InferPad); pad/adj are then ignored, as there
+        args = [x for x in args if not x.startswith(("padding=", "output_padding="))]
+        mod = b.module(node, f"nn.ConvTranspose{_DIMS[n]}({', '.join(args)})", params,
+                       comment=f"target_shape={target}: padding per call")
+        b.rank = n + 2
+        return f"{b.helper('mx_deconv_to')}({mod}, {b.x(0)}, {_r(target)})"
+    mod = b.module(node, f"nn.ConvTranspose{_DIMS[n]}({', '.join(args)})", params)
+    b.rank = n + 2
+    return f"{mod}({b.x(0)})"
+
+
+@op("FullyConnected", attrs={"num_hidden": None, "no_bias": False, "flatten": True})
+def _fully_connected(b, node, a):
+    w = b.param(node, 1)
+    args = [str(w.shape[1]), str(a["num_hidden"])]
+    params = {"weight": 1}
+    if a["no_bias"]:
+        args.append("bias=False")
+    else:
+        params["bias"] = 2
+    mod = b.module(node, f"nn.Linear({', '.join(args)})", params,
+                   comment="" if a["flatten"] else "flatten=False: applied to the last axis")
+    x = b.x(0)
+    if a["flatten"]:
+        b.rank = 2
+        if b.rank_of(0) != 2:
+            x = f"torch.flatten({x}, 1)"
+    return f"{mod}({x})"
+
+
+@op("BatchNorm", attrs={"eps": 1e-3, "momentum": 0.9, "fix_gamma": True, "use_global_stats": False,
+                        "output_mean_var": False, "axis": 1},
+    ignored={"cudnn_off": _CUDNN["cudnn_off"]},
+    note="fix_gamma=True (the symbol API's default) ignores the stored gamma: the weight is "
+         "loaded as ones; momentum m becomes PyTorch's 1 - m; eps is MXNet's float32 value")
+def _batch_norm(b, node, a):
+    if a["output_mean_var"]:
+        refuse(node, "output_mean_var=True (the batch statistics as outputs) is not supported")
+    gamma = b.param(node, 1)
+    c = gamma.shape[0]
+    rank = b.rank_of(0)
+    axis = int(a["axis"])
+    cls = {2: "nn.BatchNorm1d", 3: "nn.BatchNorm1d", 4: "nn.BatchNorm2d", 5: "nn.BatchNorm3d"}
+    if axis == 1 and rank in cls:
+        ctor = cls[rank]
+    else:
+        ctor = b.helper("AnyRankBatchNorm")
+    # MXNet keeps eps as a float32 (BatchNormParam): 1e-3 is 0.0010000000474974513 there
+    args = [str(c), f"eps={_r(_f32(a['eps']))}", f"momentum={_r(round(1 - float(a['momentum']), 12))}"]
+    params = {"weight": b.ones(node, c) if a["fix_gamma"] else 1, "bias": 2,
+              "running_mean": 3, "running_var": 4}
+    notes = []
+    if a["fix_gamma"]:
+        notes.append("fix_gamma=True: MXNet ignores the stored gamma, so weight = 1")
+        b.note("BatchNorm with fix_gamma=True (the symbol API's default): MXNet ignores the "
+               "stored gamma, so the weight is loaded as ones")
+    if a["use_global_stats"]:
+        notes.append("use_global_stats=True: MXNet uses the running statistics in training too")
+    mod = b.module(node, f"{ctor}({', '.join(args)})", params, comment="; ".join(notes))
+    x = b.x(0)
+    if axis in (1, -(rank or 0) + 1) or (rank is not None and axis % rank == 1):
+        return f"{mod}({x})"
+    return f"{mod}({x}.movedim({axis}, 1)).movedim(1, {axis})"
+
+
+@op("Embedding", attrs={"input_dim": None, "output_dim": None, "dtype": "float32",
+                        "sparse_grad": False},
+    note="MXNet takes float indices and clips them to [0, input_dim - 1]; PyTorch needs int64 "
+         "and raises on an index out of range")
+def _embedding(b, node, a):
+    b.note("Embedding: MXNet takes float indices and clips them to [0, input_dim - 1]; the "
+           "module casts them to int64, and PyTorch raises on an index out of range")
+    w = b.param(node, 1)
+    mod = b.module(node, f"nn.Embedding({w.shape[0]}, {w.shape[1]})", {"weight": 1})
+    b.rank = (b.rank_of(0) or 0) + 1 if b.rank_of(0) else None
+    return f"{mod}({b.x(0)}.long())"
+
+
+@op("LeakyReLU", attrs={"act_type": "leaky", "slope": 0.25, "lower_bound": 0.125,
+                        "upper_bound": 0.334},
+    note="rrelu at inference: the fixed slope (lower + upper) / 2, as MXNet's forward")
+def _leaky_relu(b, node, a):
+    t, x = a["act_type"], b.x(0)
+    if t == "leaky":           # slope: a float32 parameter field in MXNet
+        return f"F.leaky_relu({x}, {_r(_f32(a['slope']))})"
+    if t == "elu":
+        return f"F.elu({x}, alpha={_r(_f32(a['slope']))})"
+    if t == "selu":
+        return f"F.selu({x})"
+    if t == "gelu":
+        return f"F.gelu({x})"
+    if t == "rrelu":
+        return f"F.leaky_relu({x}, {_r(_f32((_f32(a['lower_bound']) + _f32(a['upper_bound'])) / 2))})"
+    if t == "prelu":
+        g = b.param(node, 1)
+        mod = b.module(node, f"nn.PReLU({g.shape[0]})", {"weight": 1})
+        return f"{mod}({x})"
+    refuse(node, f"act_type={t!r} is not supported")
+
+
+_RNN_MODES = {"lstm": ("nn.LSTM", 4), "gru": ("nn.GRU", 3), "rnn_tanh": ("nn.RNN", 1),
+              "rnn_relu": ("nn.RNN", 1)}
+
+
+@op("RNN", attrs={"mode": None, "state_size": None, "num_layers": 1, "bidirectional": False,
+                  "p": 0.0, "state_outputs": False, "projection_size": None,
+                  "lstm_state_clip_min": None, "lstm_state_clip_max": None,
+                  "lstm_state_clip_nan": False, "use_sequence_length": False},
+    ignored={"cudnn_off": _CUDNN["cudnn_off"]},
+    note="the packed parameter vector is unpacked into the PyTorch layer's weights (gate "
+         "orders agree: LSTM i,f,g,o; GRU r,z,n); the layout stays MXNet's TNC")
+def _rnn(b, node, a):
+    mode = a["mode"]
+    if mode not in _RNN_MODES:
+        refuse(node, f"mode={mode!r} is not supported")
+    for key in ("projection_size", "lstm_state_clip_min", "lstm_state_clip_max"):
+        if a[key] is not None:
+            refuse(node, f"{key}={a[key]} is not supported")
+    if a["lstm_state_clip_nan"] or a["use_sequence_length"]:
+        refuse(node, "lstm_state_clip_nan / use_sequence_length are not supported")
+    cls, gates = _RNN_MODES[mode]
+    h, layers = int(a["state_size"]), int(a["num_layers"])
+    dirs = 2 if a["bidirectional"] else 1
+    packed = b.fold(node, 1).reshape(-1)
+    # MXNet's packing (src/operator/rnn-inl.h, gluon rnn_layer._forward_kernel): every weight
+    # (layer by layer, direction by direction, i2h then h2h), then every bias in the same order
+    size_bias = layers * dirs * 2 * gates * h
+    size_h2h = gates * h * h
+    # i2h input size of layer 0 from the total: n = dirs*g*h*in + (layers-1)*dirs*g*h*(dirs*h)
+    #                                           + layers*dirs*size_h2h + size_bias
+    rest = packed.size - size_bias - layers * dirs * size_h2h - (layers - 1) * dirs * gates * h * dirs * h
+    if rest <= 0 or rest % (dirs * gates * h):
+        refuse(node, f"the packed parameter vector ({packed.size} values) does not fit "
+                     f"{mode} with state_size={h}, num_layers={layers}, bidirectional={dirs == 2}")
+    n_in = rest // (dirs * gates * h)
+    params, pos = {}, 0
+    for layer in range(layers):
+        for d in range(dirs):
+            sfx = f"_l{layer}" + ("_reverse" if d else "")
+            isz = n_in if layer == 0 else dirs * h
+            for kind, size, shape in (("ih", gates * h * isz, (gates * h, isz)),
+                                      ("hh", size_h2h, (gates * h, h))):
+                params[f"weight_{kind}{sfx}"] = packed[pos:pos + size].reshape(shape)
+                pos += size
+    for layer in range(layers):
+        for d in range(dirs):
+            sfx = f"_l{layer}" + ("_reverse" if d else "")
+            for kind in ("ih", "hh"):
+                params[f"bias_{kind}{sfx}"] = packed[pos:pos + gates * h]
+                pos += gates * h
+    args = [str(n_in), str(h)]
+    if layers != 1:
+        args.append(f"num_layers={layers}")
+    if mode == "rnn_relu":
+        args.append("nonlinearity='relu'")
+    if dirs == 2:
+        args.append("bidirectional=True")
+    if float(a["p"]):
+        args.append(f"dropout={_r(float(a['p']))}")
+    mod = b.module(node, f"{cls}({', '.join(args)})", params,
+                   comment="MXNet's fused RNN: input (T, N, C)")
+    x = b.x(0)
+    n_states = 2 if mode == "lstm" else 1
+    states = [b.x(i) for i in range(2, 2 + n_states) if i < len(node.inputs)]
+    if mode == "lstm" and len(states) == 2:
+        call = f"{mod}({x}, ({states[0]}, {states[1]}))"
+    elif states:
+        call = f"{mod}({x}, {states[0]})"
+    else:
+        call = f"{mod}({x})"
+    b.rank = 3
+    if not a["state_outputs"]:
+        return f"{call}[0]"
+    b.n_out = 1 + n_states
+    if mode == "lstm":
+        b.unpack = ("{0}, ({1}, {2})", ("h", "c"))
+    else:
+        b.unpack = ("{0}, {1}", ("h",))
+    return call
+
+
+# --- elementwise, activations -----------------------------------------------------------------
+
+_ACT = {"relu": "torch.relu({})", "sigmoid": "torch.sigmoid({})", "tanh": "torch.tanh({})",
+        "softrelu": "F.softplus({})", "softsign": "F.softsign({})"}
+
+
+@op("Activation", attrs={"act_type": None})
+def _activation(b, node, a):
+    if a["act_type"] not in _ACT:
+        refuse(node, f"act_type={a['act_type']!r} is not supported")
+    return _ACT[a["act_type"]].format(b.x(0))
+
+
+_UNARY = {"relu": "torch.relu({})", "sigmoid": "torch.sigmoid({})", "tanh": "torch.tanh({})",
+          "exp": "torch.exp({})", "log": "torch.log({})", "sqrt": "torch.sqrt({})",
+          "rsqrt": "torch.rsqrt({})", "square": "torch.square({})", "abs": "torch.abs({})",
+          "negative": "(-{})", "reciprocal": "torch.reciprocal({})", "sin": "torch.sin({})",
+          "cos": "torch.cos({})", "erf": "torch.erf({})", "floor": "torch.floor({})",
+          "ceil": "torch.ceil({})", "round": "torch.round({})", "sign": "torch.sign({})",
+          "softsign": "F.softsign({})"}
+for _name, _tmpl in _UNARY.items():
+    op(_name)(lambda b, node, a, _t=_tmpl: _t.format(b.x(0)))
+
+
+@op("_copy", "identity", "_identity_with_attr_like_rhs", "stop_gradient", "BlockGrad",
+    "make_loss", "MakeLoss", attrs={},
+    ignored={"grad_scale": "gradient only", "valid_thresh": "gradient only",
+             "normalization": "gradient only"},
+    note="BlockGrad/stop_gradient become .detach(); make_loss/MakeLoss the identity (forward)")
+def _identity(b, node, a):
+    if node.op in ("BlockGrad", "stop_gradient"):
+        return f"{b.x(0)}.detach()"
+    return b.x(0)
+
+
+@op("Dropout", attrs={"p": 0.5, "mode": "training", "axes": ()},
+    ignored={"cudnn_off": _CUDNN["cudnn_off"]},
+    note="the identity in eval mode, as MXNet at inference; mode='always' keeps dropping")
+def _dropout(b, node, a):
+    b.note("Dropout is the identity in eval mode, as MXNet's inference")
+    if a["mode"] == "always":
+        return f"F.dropout({b.x(0)}, {_r(float(a['p']))}, training=True)"
+    if _tuple(a["axes"]):
+        mod = b.module(node, f"nn.Dropout({_r(float(a['p']))})", {},
+                       comment=f"axes={_tuple(a['axes'])}: MXNet shares the mask along these "
+                               "axes in training; the identity at inference")
+    else:
+        mod = b.module(node, f"nn.Dropout({_r(float(a['p']))})", {})
+    return f"{mod}({b.x(0)})"
+
+
+_BINARY = {"elemwise_add": "+", "elemwise_sub": "-", "elemwise_mul": "*", "elemwise_div": "/",
+           "_plus": "+", "_Plus": "+", "_add": "+", "_minus": "-", "_Minus": "-", "_sub": "-",
+           "_mul": "*", "_Mul": "*", "_div": "/", "_Div": "/",
+           "broadcast_add": "+", "broadcast_plus": "+", "broadcast_sub": "-",
+           "broadcast_minus": "-", "broadcast_mul": "*", "broadcast_div": "/"}
+for _name, _sym in _BINARY.items():
+    op(_name)(lambda b, node, a, _s=_sym: f"({b.x(0)} {_s} {b.x(1)})")
+_BINARY_F = {"broadcast_maximum": "torch.maximum", "broadcast_minimum": "torch.minimum",
+             "broadcast_power": "torch.pow", "_maximum": "torch.maximum",
+             "_minimum": "torch.minimum", "_power": "torch.pow", "broadcast_hypot": "torch.hypot"}
+for _name, _fn in _BINARY_F.items():
+    op(_name)(lambda b, node, a, _f=_fn: f"{_f}({b.x(0)}, {b.x(1)})")
+_COMPARE = {"broadcast_equal": "==", "broadcast_not_equal": "!=", "broadcast_greater": ">",
+            "broadcast_greater_equal": ">=", "broadcast_lesser": "<", "broadcast_lesser_equal": "<="}
+for _name, _sym in _COMPARE.items():
+    # MXNet's comparisons return the input dtype (1.0 / 0.0), not bool
+    op(_name)(lambda b, node, a, _s=_sym: f"({b.x(0)} {_s} {b.x(1)}).to({b.x(0)}.dtype)")
+
+_SCALAR = {"_plus_scalar": "({x} + {s})", "_minus_scalar": "({x} - {s})",
+           "_rminus_scalar": "({s} - {x})", "_mul_scalar": "({x} * {s})",
+           "_div_scalar": "({x} / {s})", "_rdiv_scalar": "({s} / {x})",
+           "_power_scalar": "({x} ** {s})", "_rpower_scalar": "torch.pow({s}, {x})",
+           "_maximum_scalar": "torch.clamp({x}, min={s})",
+           "_minimum_scalar": "torch.clamp({x}, max={s})",
+           "_equal_scalar": "({x} == {s}).to({x}.dtype)",
+           "_not_equal_scalar": "({x} != {s}).to({x}.dtype)",
+           "_greater_scalar": "({x} > {s}).to({x}.dtype)",
+           "_greater_equal_scalar": "({x} >= {s}).to({x}.dtype)",
+           "_lesser_scalar": "({x} < {s}).to({x}.dtype)",
+           "_lesser_equal_scalar": "({x} <= {s}).to({x}.dtype)"}
+for _name, _tmpl in _SCALAR.items():
+    op(_name, attrs={"scalar": 1.0}, ignored={"is_int": "the scalar's written form"})(
+        lambda b, node, a, _t=_tmpl: _t.format(x=b.x(0), s=_r(float(a["scalar"]))))
+
+
+@op("clip", attrs={"a_min": None, "a_max": None})
+def _clip(b, node, a):
+    # a_min/a_max are float32 fields in MXNet (ClipParam)
+    return f"torch.clamp({b.x(0)}, {_r(_f32(a['a_min']))}, {_r(_f32(a['a_max']))})"
+
+
+@op("softmax", "log_softmax", attrs={"axis": -1, "temperature": None, "dtype": None,
+                                     "use_length": False})
+def _softmax(b, node, a):
+    if a["use_length"]:
+        refuse(node, "use_length=True is not supported")
+    if a["dtype"] is not None:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    x = b.x(0)
+    if a["temperature"] not in (None, 1, 1.0):
+        x = f"({x} / {_r(float(a['temperature']))})"
+    fn = "torch.softmax" if node.op == "softmax" else "torch.log_softmax"
+    return f"{fn}({x}, dim={int(a['axis'])})"
+
+
+@op("SoftmaxActivation", attrs={"mode": "instance"})
+def _softmax_activation(b, node, a):
+    if a["mode"] == "channel":
+        return f"torch.softmax({b.x(0)}, dim=1)"
+    # mode='instance' flattens all but the LAST axis (mshadow's FlatTo2D): the last axis
+    return f"torch.softmax({b.x(0)}, dim=-1)"
+
+
+@op("SoftmaxOutput", "Softmax", attrs={"multi_output": False, "preserve_shape": False},
+    ignored={"grad_scale": "gradient only", "ignore_label": "gradient only",
+             "use_ignore": "gradient only", "normalization": "gradient only",
+             "out_grad": "gradient only", "smooth_alpha": "gradient only"},
+    note="a loss layer in training; its forward (what the module returns) is the softmax "
+         "probabilities, not a loss; the label input is dropped")
+def _softmax_output(b, node, a):
+    b.note(f"{node.op} is a loss layer in training: the module returns its forward, the "
+           "softmax probabilities (not logits, not a loss); the label input is dropped")
+    x = b.x(0)
+    if a["multi_output"]:
+        return f"torch.softmax({x}, dim=1)"
+    if a["preserve_shape"]:
+        return f"torch.softmax({x}, dim=-1)"
+    return f"torch.softmax({x}.flatten(1), dim=1).reshape({x}.shape)"
+
+
+@op("LinearRegressionOutput", "MAERegressionOutput", "LogisticRegressionOutput",
+    attrs={}, ignored={"grad_scale": "gradient only"},
+    note="loss layers: the forward is the identity (a sigmoid for LogisticRegressionOutput)")
+def _regression_output(b, node, a):
+    if node.op == "LogisticRegressionOutput":
+        return f"torch.sigmoid({b.x(0)})"
+    return b.x(0)
+
+
+# --- shapes -----------------------------------------------------------------------------------
+
+@op("Flatten", "flatten", attrs={})
+def _flatten(b, node, a):
+    b.rank = 2
+    return f"torch.flatten({b.x(0)}, 1)"
+
+
+@op("Reshape", "reshape", attrs={"shape": (), "reverse": False},
+    ignored={"target_shape": "deprecated; refused below when set",
+             "keep_highest": "deprecated; refused below when set"})
+def _reshape(b, node, a):
+    for key in ("target_shape", "keep_highest"):
+        if key in node.attrs and parse_value(node.attrs[key]) not in ((), (0,), False, None):
+            refuse(node, f"the deprecated {key}={node.attrs[key]} is not supported")
+    shape = tuple(int(v) for v in _tuple(a["shape"]))
+    b.rank = None if any(v in (-2, -3, -4) for v in shape) else len(shape)
+    if not a["reverse"] and all(v > 0 or v == -1 for v in shape) and shape.count(-1) <= 1:
+        return f"{b.x(0)}.reshape({_r(shape)})"
+    if not a["reverse"] and all(v >= 0 or v == -1 for v in shape) and shape.count(-1) <= 1:
+        dims = ", ".join(f"{b.x(0)}.shape[{i}]" if v == 0 else str(v) for i, v in enumerate(shape))
+        return f"{b.x(0)}.reshape({dims})"
+    fn = b.helper("mx_reshape")
+    return f"{fn}({b.x(0)}, {_r(shape)}, reverse={a['reverse']})"
+
+
+@op("transpose", attrs={"axes": ()})
+def _transpose(b, node, a):
+    axes = _tuple(a["axes"])
+    if not axes:
+        return f"{b.x(0)}.permute(*reversed(range({b.x(0)}.dim())))"
+    return f"{b.x(0)}.permute{_r(tuple(int(v) for v in axes))}"
+
+
+@op("SwapAxis", "swapaxes", attrs={"dim1": 0, "dim2": 0})
+def _swapaxes(b, node, a):
+    return f"{b.x(0)}.transpose({int(a['dim1'])}, {int(a['dim2'])})"
+
+
+@op("expand_dims", attrs={"axis": None})
+def _expand_dims(b, node, a):
+    if b.rank_of(0) is not None:
+        b.rank = b.rank_of(0) + 1
+    return f"{b.x(0)}.unsqueeze({int(a['axis'])})"
+
+
+@op("squeeze", attrs={"axis": None})
+def _squeeze(b, node, a):
+    axis = _tuple(a["axis"])
+    b.rank = None
+    if not axis:
+        return f"{b.x(0)}.squeeze()"
+    return f"{b.x(0)}.squeeze({_r(tuple(int(v) for v in axis))})"
+
+
+@op("Concat", "concat", "_rnn_param_concat", attrs={"dim": 1, "num_args": None})
+def _concat(b, node, a):
+    xs = ", ".join(b.x(i) for i in range(len(node.inputs)))
+    return f"torch.cat([{xs}], dim={int(a['dim'])})"
+
+
+@op("stack", attrs={"axis": 0, "num_args": None})
+def _stack(b, node, a):
+    xs = ", ".join(b.x(i) for i in range(len(node.inputs)))
+    b.rank = b.rank_of(0) + 1 if b.rank_of(0) is not None else None
+    return f"torch.stack([{xs}], dim={int(a['axis'])})"
+
+
+@op("SliceChannel", "split", attrs={"num_outputs": None, "axis": 1, "squeeze_axis": False})
+def _split(b, node, a):
+    n, axis = int(a["num_outputs"]), int(a["axis"])
+    b.n_out = n
+    if a["squeeze_axis"]:
+        b.rank = b.rank_of(0) - 1 if b.rank_of(0) is not None else None
+        return f"tuple(t.squeeze({axis}) for t in {b.x(0)}.chunk({n}, dim={axis}))"
+    return f"{b.x(0)}.chunk({n}, dim={axis})"
+
+
+def _index(begin, end, step):
+    def one(v):
+        return "" if v is None else str(int(v))
+    s = f"{one(begin)}:{one(end)}"
+    if step not in (None, 1):
+        s += f":{int(step)}"
+    return s
+
+
+@op("slice", "crop", attrs={"begin": (), "end": (), "step": ()})
+def _slice(b, node, a):
+    begin, end = _tuple(a["begin"]), _tuple(a["end"])
+    step = _tuple(a["step"]) or (None,) * len(begin)
+    if any(s is not None and s < 0 for s in step):
+        refuse(node, f"step={step}: a negative step is not supported")
+    idx = ", ".join(_index(bg, en, st) for bg, en, st in zip(begin, end, step))
+    return f"{b.x(0)}[{idx}]"
+
+
+@op("slice_axis", attrs={"axis": None, "begin": 0, "end": None})
+def _slice_axis(b, node, a):
+    axis = int(a["axis"])
+    rng = _index(a["begin"], a["end"], None)
+    if axis >= 0:
+        return f"{b.x(0)}[{':, ' * axis}{rng}]"
+    return f"{b.x(0)}.narrow({axis}, 0, {b.x(0)}.shape[{axis}])[..., {rng}{', :' * (-axis - 1)}]"
+
+
+@op("slice_like", attrs={"axes": ()})
+def _slice_like(b, node, a):
+    axes = _tuple(a["axes"])
+    x, y = b.x(0), b.x(1)
+    if not axes:
+        return f"{x}[tuple(slice(0, s) for s in {y}.shape)]"
+    return (f"{x}[tuple(slice(0, {y}.shape[d]) if d in {_r(tuple(int(v) for v in axes))} "
+            f"else slice(None) for d in range({x}.dim()))]")
+
+
+_TORCH_DTYPES = {"float16": "torch.float16", "float32": "torch.float32",
+                 "float64": "torch.float64", "uint8": "torch.uint8", "int8": "torch.int8",
+                 "int32": "torch.int32", "int64": "torch.int64", "bool": "torch.bool"}
+
+
+@op("Cast", "cast", attrs={"dtype": None})
+def _cast(b, node, a):
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    return f"{b.x(0)}.to({_TORCH_DTYPES[a['dtype']]})"
+
+
+_REDUCE = {"mean": "mean", "sum": "sum", "max": "amax", "min": "amin", "prod": "prod",
+           "sum_axis": "sum", "max_axis": "amax", "min_axis": "amin", "nansum": "nansum"}
+
+
+def _reduce(b, node, a):
+    fn = _REDUCE[node.op]
+    axis = _tuple(a["axis"])
+    x = b.x(0)
+    keep = bool(a["keepdims"])
+    if a["exclude"]:
+        if not axis:
+            return x
+        dims = f"[d for d in range({x}.dim()) if d not in {_r(tuple(int(v) for v in axis))}]"
+    elif not axis:
+        dims = f"tuple(range({x}.dim()))"
+    else:
+        dims = _r(tuple(int(v) for v in axis))
+    if fn == "prod":
+        out = f"{b.helper('mx_prod')}({x}, {dims}, keepdim={keep})"
+    else:
+        out = f"{x}.{fn}(dim={dims}, keepdim={keep})"
+    b.rank = None if not keep else b.rank_of(0)
+    if not keep and not axis:
+        # a reduction to a scalar has shape (1,) in MXNet's legacy (non-numpy) semantics
+        out = f"{out}.reshape(1)"
+    elif not keep:
+        out = f"torch.atleast_1d({out})"
+    return out
+
+
+for _name in _REDUCE:
+    op(_name, attrs={"axis": None, "keepdims": False, "exclude": False})(_reduce)
+
+
+@op("dot", attrs={"transpose_a": False, "transpose_b": False, "forward_stype": None})
+def _dot(b, node, a):
+    x, y = b.x(0), b.x(1)
+    if b.rank_of(0) not in (1, 2) or b.rank_of(1) not in (1, 2):
+        # MXNet's dot contracts the last axis of a with the first of b for any rank
+        return (f"torch.tensordot({x}{'.T' if a['transpose_a'] else ''}, "
+                f"{y}{'.T' if a['transpose_b'] else ''}, dims=1)")
+    return f"({x}{'.T' if a['transpose_a'] else ''} @ {y}{'.T' if a['transpose_b'] else ''})"
+
+
+@op("batch_dot", attrs={"transpose_a": False, "transpose_b": False, "forward_stype": None})
+def _batch_dot(b, node, a):
+    x, y = b.x(0), b.x(1)
+    if a["transpose_a"]:
+        x = f"{x}.transpose(1, 2)"
+    if a["transpose_b"]:
+        y = f"{y}.transpose(1, 2)"
+    return f"torch.bmm({x}, {y})"
+
+
+# --- pooling, resizing, normalisation ------------------------------------------------------
+
+@op("Pooling", attrs={"kernel": (), "pool_type": "max", "global_pool": False,
+                      "pooling_convention": "valid", "stride": (), "pad": (), "p_value": None,
+                      "count_include_pad": None, "layout": None},
+    ignored={"cudnn_off": _CUDNN["cudnn_off"]},
+    note="pooling_convention='full' is ceil_mode=True; sum pooling is avg_pool with "
+         "divisor_override=1")
+def _pooling(b, node, a):
+    t, x = a["pool_type"], b.x(0)
+    if t not in ("max", "avg", "sum"):
+        refuse(node, f"pool_type={t!r} is not supported")
+    rank = b.rank_of(0)
+    if a["global_pool"]:
+        k = _tuple(a["kernel"])
+        n = (rank - 2) if rank else (len(k) or 2)
+        dims = _r(tuple(range(2, 2 + n)))
+        if t == "max":
+            return f"{x}.amax(dim={dims}, keepdim=True)"
+        if t == "sum":
+            return f"{x}.sum(dim={dims}, keepdim=True)"
+        return f"{x}.mean(dim={dims}, keepdim=True)"
+    k = _spatial(node, a)
+    n = len(k)
+    conv = a["pooling_convention"]
+    if conv not in ("valid", "full"):
+        refuse(node, f"pooling_convention={conv!r} is not supported")
+    stride = _tuple(a["stride"], n, 1)
+    pad = _tuple(a["pad"], n, 0)
+    if conv == "full" and (any(pad) or any(kk < ss for kk, ss in zip(k, stride))):
+        # PyTorch's ceil_mode drops a last window that starts in the padding; MXNet keeps it
+        # (out = 1 + ceil((in + 2p - k) / s)): the windows are laid out by a helper
+        b.note("Pooling with pooling_convention='full' and padding: MXNet's window layout "
+               "(mx_pool_full), which PyTorch's ceil_mode does not give")
+        cip = a["count_include_pad"] is not False
+        return (f"{b.helper('mx_pool_full')}({x}, {t!r}, {_r(k)}, {_r(stride)}, {_r(pad)}, "
+                f"count_include_pad={cip})")
+    args = [x, _r(k), f"stride={_r(stride)}"]
+    if any(pad):
+        args.append(f"padding={_r(pad)}")
+    if conv == "full":
+        args.append("ceil_mode=True")
+        b.note("Pooling with pooling_convention='full' is ceil_mode=True")
+    if t == "max":
+        return f"F.max_pool{_DIMS[n]}({', '.join(args)})"
+    cip = a["count_include_pad"]
+    if t == "sum":
+        args.append("divisor_override=1")
+    elif cip is False:
+        args.append("count_include_pad=False")
+    if n == 1 and t == "sum":
+        refuse(node, "1-d sum pooling is not supported")
+    return f"F.avg_pool{_DIMS[n]}({', '.join(args)})"
+
+
+@op("_contrib_AdaptiveAvgPooling2D", attrs={"output_size": ()})
+def _adaptive_avg(b, node, a):
+    size = _tuple(a["output_size"]) or (1,)
+    size = size * 2 if len(size) == 1 else size
+    return f"F.adaptive_avg_pool2d({b.x(0)}, {_r(tuple(int(v) for v in size))})"
+
+
+@op("UpSampling", attrs={"scale": 1, "sample_type": "nearest", "num_args": 1,
+                         "num_filter": 0, "multi_input_mode": "concat"},
+    ignored={"workspace": _CUDNN["workspace"]})
+def _upsampling(b, node, a):
+    if a["sample_type"] != "nearest":
+        refuse(node, f"sample_type={a['sample_type']!r} is not supported (nearest only)")
+    if int(a["num_args"]) != 1:
+        refuse(node, "num_args > 1 is not supported")
+    return f"F.interpolate({b.x(0)}, scale_factor={int(a['scale'])}, mode='nearest')"
+
+
+@op("_contrib_BilinearResize2D", attrs={"height": 1, "width": 1, "scale_height": None,
+                                        "scale_width": None, "mode": "size",
+                                        "align_corners": True})
+def _bilinear(b, node, a):
+    if a["mode"] != "size":
+        refuse(node, f"mode={a['mode']!r} is not supported ('size' only)")
+    ac = bool(a["align_corners"])
+    if a["scale_height"] is not None or a["scale_width"] is not None:
+        sh = float(a["scale_height"] or 1)
+        sw = float(a["scale_width"] or sh)
+        return (f"F.interpolate({b.x(0)}, scale_factor=({_r(sh)}, {_r(sw)}), mode='bilinear', "
+                f"align_corners={ac})")
+    return (f"F.interpolate({b.x(0)}, size=({int(a['height'])}, {int(a['width'])}), "
+            f"mode='bilinear', align_corners={ac})")
+
+
+@op("LRN", attrs={"alpha": 1e-4, "beta": 0.75, "knorm": 2.0, "nsize": None})
+def _lrn(b, node, a):
+    mod = b.module(node, f"nn.LocalResponseNorm({int(a['nsize'])}, alpha={_r(float(a['alpha']))}, "
+                         f"beta={_r(float(a['beta']))}, k={_r(float(a['knorm']))})", {})
+    return f"{mod}({b.x(0)})"
+
+
+@op("InstanceNorm", attrs={"eps": 1e-3})
+def _instance_norm(b, node, a):
+    x = b.x(0)
+    g, bt = b.param_expr(node, 1), b.param_expr(node, 2)
+    return f"F.instance_norm({x}, weight={g}, bias={bt}, eps={_r(_f32(a['eps']))})"
+
+
+@op("LayerNorm", attrs={"axis": -1, "eps": 1e-5, "output_mean_var": False})
+def _layer_norm(b, node, a):
+    if a["output_mean_var"]:
+        refuse(node, "output_mean_var=True is not supported")
+    g = b.param(node, 1)
+    mod = b.module(node, f"nn.LayerNorm({g.shape[0]}, eps={_r(_f32(a['eps']))})",
+                   {"weight": 1, "bias": 2})
+    axis = int(a["axis"])
+    if axis == -1 or (b.rank_of(0) is not None and axis == b.rank_of(0) - 1):
+        return f"{mod}({b.x(0)})"
+    return f"{mod}({b.x(0)}.movedim({axis}, -1)).movedim(-1, {axis})"
+
+
+@op("L2Normalization", attrs={"eps": 1e-10, "mode": "instance"})
+def _l2norm(b, node, a):
+    x, eps = b.x(0), _r(_f32(a["eps"]))
+    if a["mode"] == "instance":
+        return f"({x} / torch.sqrt(({x} ** 2).flatten(1).sum(1) + {eps}).reshape(-1, *[1] * ({x}.dim() - 1)))"
+    if a["mode"] == "channel":
+        return f"({x} / torch.sqrt(({x} ** 2).sum(1, keepdim=True) + {eps}))"
+    return f"({x} / torch.sqrt(({x} ** 2).flatten(2).sum(2) + {eps}).reshape(*{x}.shape[:2], *[1] * ({x}.dim() - 2)))"
+
+
+@op("_zeros", "_ones", "zeros_like", "ones_like", attrs={"shape": (), "dtype": "float32",
+                                                         "ctx": None})
+def _constant_fill(b, node, a):
+    if node.op in ("zeros_like", "ones_like"):
+        fn = "torch.zeros_like" if node.op == "zeros_like" else "torch.ones_like"
+        return f"{fn}({b.x(0)})"
+    shape = tuple(int(v) for v in _tuple(a["shape"]))
+    if any(v == 0 for v in shape):
+        refuse(node, f"shape={shape}: a 0 (a dimension inferred from another input) is not "
+                     "supported; export the model with its states as inputs")
+    fn = "torch.zeros" if node.op == "_zeros" else "torch.ones"
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    return f"{fn}({_r(shape)}, dtype={_TORCH_DTYPES[a['dtype']]})"
+
+
+@op("where", attrs={})
+def _where(b, node, a):
+    return f"torch.where({b.x(0)} != 0, {b.x(1)}, {b.x(2)})"
+
+
+@op("broadcast_to", attrs={"shape": ()})
+def _broadcast_to(b, node, a):
+    shape = tuple(int(v) for v in _tuple(a["shape"]))
+    dims = ", ".join(f"{b.x(0)}.shape[{i}]" if v == 0 else str(v) for i, v in enumerate(shape))
+    return f"{b.x(0)}.expand({dims})"
+
+
+@op("broadcast_like", attrs={"lhs_axes": None, "rhs_axes": None})
+def _broadcast_like(b, node, a):
+    if a["lhs_axes"] is not None or a["rhs_axes"] is not None:
+        refuse(node, "lhs_axes/rhs_axes are not supported")
+    return f"{b.x(0)}.expand_as({b.x(1)})"
+
+
+@op("Pad", "pad", attrs={"mode": "constant", "pad_width": (), "constant_value": 0.0})
+def _pad(b, node, a):
+    pw = tuple(int(v) for v in _tuple(a["pad_width"]))
+    if len(pw) < 4 or any(pw[:4]):
+        refuse(node, f"pad_width={pw}: padding the N or C axis is not supported")
+    # MXNet: (before, after) per axis from the first; F.pad: from the last axis backwards
+    pairs = [pw[i:i + 2] for i in range(4, len(pw), 2)]
+    flat = tuple(v for pair in reversed(pairs) for v in pair)
+    mode = {"constant": "constant", "edge": "replicate", "reflect": "reflect"}.get(a["mode"])
+    if mode is None:
+        refuse(node, f"mode={a['mode']!r} is not supported")
+    if mode == "constant":
+        return f"F.pad({b.x(0)}, {_r(flat)}, value={_r(float(a['constant_value']))})"
+    return f"F.pad({b.x(0)}, {_r(flat)}, mode={mode!r})"
+
+
+# --- helpers that a generated model.py may carry ------------------------------------------------
+
+HELPERS = {
+    "AnyRankBatchNorm": '''
+class AnyRankBatchNorm(nn.modules.batchnorm._BatchNorm):
+    """MXNet's BatchNorm over axis 1 of an input of any rank (N, C, ...)."""
+
+    def _check_input_dim(self, input):
+        if input.dim() < 2:
+            raise ValueError(f"expected at least 2-d input (got {input.dim()}-d)")
+''',
+    "mx_reshape": '''
+def mx_reshape(x, shape, reverse=False):
+    """MXNet's Reshape: 0 copies a dimension, -1 infers one, -2 copies the rest,
+    -3 merges two, -4 splits one in two (src/operator/tensor/matrix_op-inl.h)."""
+    src = list(x.shape)
+    spec = list(shape)
+    if reverse:
+        src, spec = src[::-1], spec[::-1]
+    out, i, j, infer = [], 0, 0, None
+    while j < len(spec):
+        v = spec[j]
+        if v > 0:
+            out.append(v); i += 1
+        elif v == 0:
+            out.append(src[i]); i += 1
+        elif v == -1:
+            infer = len(out); out.append(1); i += 1
+        elif v == -2:
+            out.extend(src[i:]); i = len(src)
+        elif v == -3:
+            out.append(src[i] * src[i + 1]); i += 2
+        elif v == -4:
+            a, b = spec[j + 1], spec[j + 2]
+            if a == -1:
+                a = src[i] // b
+            if b == -1:
+                b = src[i] // a
+            out.extend([a, b]); i += 1; j += 2
+        j += 1
+    if reverse:
+        out = out[::-1]
+        if infer is not None:
+            infer = len(out) - 1 - infer
+    if infer is not None:
+        known = 1
+        for k, v in enumerate(out):
+            if k != infer:
+                known *= v
+        out[infer] = x.numel() // known
+    return x.reshape(out)
+''',
+    "mx_deconv_to": '''
+def mx_deconv_to(layer, x, target):
+    """A transposed convolution whose output has the spatial size ``target``: MXNet's
+    Deconvolution(target_shape=...) padding (deconvolution-inl.h, InferPad)."""
+    n = len(target)
+    pad, adj = [], []
+    for i in range(n):
+        k = layer.dilation[i] * (layer.kernel_size[i] - 1) + 1
+        total = layer.stride[i] * (x.shape[2 + i] - 1) + k - target[i]
+        if total < 0:
+            raise ValueError(f"target_shape {target} is too big for input {tuple(x.shape)}")
+        adj.append(total % 2)
+        pad.append((total + 1) // 2)
+    conv = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[n]
+    return conv(x, layer.weight, layer.bias, layer.stride, tuple(pad), tuple(adj),
+                layer.groups, layer.dilation)
+''',
+    "mx_pool_full": '''
+def mx_pool_full(x, kind, kernel, stride, pad, count_include_pad=True):
+    """MXNet's Pooling(pooling_convention='full') with padding (src/operator/nn/pool.h): one
+    output per window start (k - 1 + s) // s ... up to 1 + ceil((in + 2p - k) / s), each
+    window clipped to the padded input; avg divides by the clipped window's size (the padding
+    counted unless count_include_pad=False); a max window over padding alone gives the dtype's
+    lowest value, as MXNet's does."""
+    import math
+
+    n = len(kernel)
+    extra = []
+    for i in range(n):
+        size = x.shape[2 + i]
+        out = 1 + math.ceil((size + 2 * pad[i] - kernel[i]) / stride[i])
+        extra.append((out - 1) * stride[i] + kernel[i] - size - pad[i])   # right side
+    widths = [v for i in reversed(range(n)) for v in (pad[i], extra[i])]
+    pool = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}[n]
+    if kind == "max":
+        mp = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}[n]
+        # a window with no input element gives the dtype's lowest value, as in MXNet
+        return mp(F.pad(x, widths, value=torch.finfo(x.dtype).min), kernel, stride)
+    sums = pool(F.pad(x, widths), kernel, stride, divisor_override=1)
+    if kind == "sum":
+        return sums
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+    if count_include_pad:       # the declared padding counts, the extra right part does not
+        ones = F.pad(ones, [v for i in reversed(range(n))
+                            for v in (pad[i], min(pad[i], extra[i]))], value=1.0)
+        widths = [v for i in reversed(range(n)) for v in (0, max(0, extra[i] - pad[i]))]
+    counts = pool(F.pad(ones, widths), kernel, stride, divisor_override=1)
+    return sums / counts.clamp(min=1)       # an empty window averages to 0, as in MXNet
+''',
+    "mx_prod": '''
+def mx_prod(x, dims, keepdim=False):
+    """A product over several axes (torch.prod takes one)."""
+    for d in sorted((d % x.dim() for d in dims), reverse=True):
+        x = x.prod(dim=d, keepdim=keepdim)
+    return x
+''',
+}
+
+
+def coverage_rows() -> list[dict]:
+    """One row per supported operator: its aliases, honoured attributes and note (for the book)."""
+    seen, rows = set(), []
+    for name in sorted(REGISTRY, key=str.lower):
+        spec = REGISTRY[name]
+        if id(spec) in seen:
+            continue
+        seen.add(id(spec))
+        rows.append({"op": spec.name, "aliases": list(spec.aliases),
+                     "attrs": sorted(spec.attrs), "ignored": sorted(spec.ignored),
+                     "note": spec.note})
+    return rows
