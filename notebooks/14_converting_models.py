@@ -448,9 +448,11 @@ mx_tagger.save_parameters(str(WORK / "tagger.params"))
 sorted(mx.nd.load(str(WORK / "tagger.params")))[:6]
 
 # %% [markdown]
-# Token ids are not a random normal input, so the converter is called without `input_shape`
-# and the check is done here with `compare_outputs`, on sentences of ids — in float64 as well,
-# to see that the copy itself is exact.
+# Token ids are not a random normal input: the converter draws ids when given
+# `input_range=(0, 50)` with `input_shape` (and states with `state_shapes`: a language model,
+# [notebook 20](20_sequence_models.ipynb) §11). Here the check is done by hand with
+# `compare_outputs`, on sentences of ids — in float64 as well, to see that the copy itself is
+# exact.
 
 # %% tags=["nbval-ignore-output"]
 pt_tagger = TorchTagger()

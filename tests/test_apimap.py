@@ -86,7 +86,9 @@ def test_rows_added_to_the_seed_say_what_for():
     book = [r.key for r in apimap.ROWS if r.source == apimap.BOOK]
     assert {"detach", "narrow", "contiguous", "new_zeros", "exp", "pow", "Embedding", "LSTM",
             "GRU", "RNN", "NLLLoss", "binary_cross_entropy", "sgd_mom_update", "name_scope",
-            "save"} <= set(book)
+            "save", "begin_state", "LSTMCell", "flatten_parameters", "clip_global_norm"} <= set(book)
+    assert {apimap.row(k).table for k in ("begin_state", "LSTMCell", "flatten_parameters",
+                                          "clip_global_norm")} == {"nn"}
     assert apimap.ISSUE_13 == apimap.PORTS  # the old name still imports
     assert apimap.row("cat").status == apimap.SEMANTICS and "defaults to 1" in apimap.row(
         "cat").verdict
@@ -208,6 +210,18 @@ def test_wrong_samplers_are_caught():
     # the GRU's two biases swapped: the reset gate scales h2h's bias, so they are not a sum
     ("GRU", {"nd": _edit("GRU", "nd", "layer.l0_i2h_bias, layer.l0_h2h_bias",
                          "layer.l0_h2h_bias, layer.l0_i2h_bias")}),
+    # the state of the first chunk not carried to the next: zeros again
+    ("begin_state", {"nd": _edit("begin_state", "nd", "layer(seq[2:], state)",
+                                 "layer(seq[2:], layer.begin_state(batch_size=1))")}),
+    # unroll's default layout is 'NTC': a (time, batch, feature) sequence read batch first
+    ("LSTMCell", {"nd": _edit("LSTMCell", "nd", "layout='TNC', ", "")}),
+    # each gradient clipped by its own norm, not all by their joint norm
+    ("clip_global_norm", {"nd": _edit(
+        "clip_global_norm", "nd", "mx.gluon.utils.clip_global_norm(grads, max_norm=0.1), grads",
+        "norms = [nd.norm(g) for g in grads]\n"
+        "[g * min(1.0, 0.1 / n.asscalar()) for g, n in zip(grads, norms)]\n"
+        "nd.sqrt(nd.add_n(*[n * n for n in norms])).asscalar(), "
+        "[g * min(1.0, 0.1 / n.asscalar()) for g, n in zip(grads, norms)]")}),
     # without name_scope the child's global names lack the block's prefix
     ("name_scope", {"nd": _edit("name_scope", "nd", "    with self.name_scope():  # the "
                                 "children's names get the block's prefix\n    ", "")}),
@@ -231,6 +245,29 @@ def test_lstm_biases_are_a_sum_and_momentum_rules_part_after_a_rate_change():
     # the same rate change written once on each side, but a constant rate: they agree
     assert apimap.check(dataclasses.replace(r, torch=torch_code.replace("0.05", "0.1"),
                                             nd=nd_code.replace("0.05", "0.1"))).ok
+
+
+def _clip_by_hand(eps):
+    """The clip_global_norm row's Gluon side with MXNet's formula written out, epsilon ``eps``."""
+    return _edit("clip_global_norm", "nd",
+                 "mx.gluon.utils.clip_global_norm(grads, max_norm=0.1), grads",
+                 "norm = nd.sqrt(nd.add_n(*[nd.dot(g.reshape((-1,)), g.reshape((-1,))) "
+                 "for g in grads]))\n"
+                 f"scale = nd.minimum(0.1 / (norm + {eps}), 1.0)\n"
+                 "grads = [g * scale for g in grads]\n"
+                 "norm.asscalar(), grads")
+
+
+def test_the_clip_row_tells_the_two_epsilons_apart():
+    """MXNet's formula by hand passes the clip row's judge; PyTorch's epsilon in the Gluon loop
+    (no gap) fails it, and so does the norm after clipping returned for the norm before."""
+    r = apimap.row("clip_global_norm")
+    assert apimap.check(dataclasses.replace(r, nd=_clip_by_hand("1e-8"))).ok
+    assert _fails("clip_global_norm", nd=_clip_by_hand("1e-6"))
+    after = _clip_by_hand("1e-8").replace(
+        "norm.asscalar(), grads", "nd.sqrt(nd.add_n(*[(g * g).sum() for g in grads]))"
+        ".asscalar(), grads")
+    assert _fails("clip_global_norm", nd=after)
 
 
 def test_a_partial_cast_is_caught():
@@ -334,7 +371,10 @@ def test_seed_as_intended_only_restores_what_scraping_lost():
     ("MXNDArrayGetData (C API), NDArray.to_dlpack_for_read", "NDArray.to_dlpack_for_read"),
     ("nd.modulo (= torch.remainder)", "nd.modulo"),
     ("none needed (.T copies: every NDArray is contiguous)", None),
-    ("gluon.loss.SoftmaxCrossEntropyLoss (from_logits=True)", "gluon.loss.SoftmaxCrossEntropyLoss")])
+    ("gluon.loss.SoftmaxCrossEntropyLoss (from_logits=True)", "gluon.loss.SoftmaxCrossEntropyLoss"),
+    # a dotted name inside the remark is not the row's name: the row has none
+    ("none needed (gluon.rnn layers concatenate their weights at every call)", None),
+    ("gluon.rnn.LSTM.begin_state, rnn.GRU.begin_state", "gluon.rnn.LSTM.begin_state")])
 def test_api_name(api, name):
     assert apimap.api_name(api) == name
 
@@ -345,7 +385,8 @@ def test_mxnet_first_table_sorts_by_mxnet_name():
     cut = names.index(apimap.NO_API_NAME)
     assert set(names[cut + 1:]) == {r.api for r in apimap.ROWS if r.mxnet_name is None} == {
         "arithmetic", "none (nd.full + slice assignment)",
-        "none needed (.T copies: every NDArray is contiguous)"}
+        "none needed (.T copies: every NDArray is contiguous)",
+        "none needed (gluon.rnn layers concatenate their weights at every call)"}
     by_name = {r.api: r.mxnet_name for r in apimap.ROWS}
     lasts = [by_name[n].rsplit(".", 1)[-1].lower() for n in names[:cut]]
     assert lasts == sorted(lasts) and lasts[0] == "abs"

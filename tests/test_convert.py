@@ -419,6 +419,18 @@ def test_mapping_and_by_are_passed_through(mlp_files, nets, capsys):
     (["a.pt", "b.params", "--no-verify", "--mapping", "{oops"], "not a JSON object or a "
                                                                 "readable JSON file"),
     (["a.pt", "b.params", "--no-verify", "--frobnicate"], "unrecognized arguments: --frobnicate"),
+    (["a.pt", "b.params", "--input-shape", "7,3", "--input-range", "5,2"],
+     "expected two integers LOW,HIGH with 0 <= LOW < HIGH"),
+    (["a.pt", "b.params", "--input-shape", "7,3", "--input-range", "0"],
+     "expected two integers LOW,HIGH"),
+    (["a.pt", "b.params", "--input-shape", "7,3", "--input-range", "a,b"],
+     "expected two integers LOW,HIGH"),
+    (["a.pt", "b.params", "--input-shape", "7,3", "--state-shape", "2,x,8"],
+     "argument --state-shape: '2,x,8': expected positive integers"),
+    (["a.pt", "b.params", "--no-verify", "--state-shape", "2,3,8"],
+     "--state-shape describes the verification input: give --input-shape, not --no-verify"),
+    (["a.pt", "b.params", "--no-verify", "--input-range", "0,5"],
+     "--input-range describes the verification input"),
 ])
 def test_bad_arguments_exit_2(argv, message, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -467,7 +479,9 @@ def test_help_explains_the_command():
     run = _cli("--help", timeout=60)
     assert run.returncode == 0
     for text in ("--input-shape", "--atol", "--train-check", "--by", "--mapping",
-                 "package.module:callable", "torchvision.models:resnet18", "exit status"):
+                 "package.module:callable", "torchvision.models:resnet18", "exit status",
+                 "--input-range LOW,HIGH", "--state-shape 2,20,200 --state-shape 2,20,200",
+                 "once for a GRU's or RNN's h", "twice for an LSTM's (h, c)"):
         assert text in run.stdout
 
 

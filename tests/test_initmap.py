@@ -345,3 +345,35 @@ def test_attention_parameters_of_their_own_get_the_draw_and_its_linear_a_zero_bi
     assert done["out_proj.bias"] == ("constant", 0.0) and not mha.out_proj.bias.any()
     bias = mha.in_proj_bias.detach().numpy()
     assert (1 - 21 / bias.size) * 0.2 < np.abs(bias).max() <= 0.2 * (1 + 1e-6)
+
+
+def test_a_tied_weight_is_drawn_once_with_its_owners_law_and_stays_tied():
+    """A language model's tie (decoder.weight = encoder.weight): one draw, named as
+    parameters() names it, the tie kept, the padding row still zero, and the values
+    distributed as MXNet draws the shared table of the tied Gluon twin."""
+    class Tied(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Embedding(1000, 16, padding_idx=0)
+            self.decoder = nn.Linear(16, 1000)
+            self.decoder.weight = self.encoder.weight
+
+    class GluonTied(gluon.Block):
+        def __init__(self):
+            super().__init__()
+            self.encoder = gluon.nn.Embedding(1000, 16)
+            self.decoder = gluon.nn.Dense(1000, in_units=16, params=self.encoder.params)
+
+    init = mx.init.Xavier("gaussian", "in", 2)
+    seeding.seed_everything(6)
+    pt, g = Tied(), GluonTied()
+    g.initialize(init)
+    done = torch_init_like_mxnet(pt, init)
+    assert pt.decoder.weight is pt.encoder.weight
+    assert [k for k in done if "weight" in k] == ["encoder.weight", "encoder.weight[0]"]
+    assert list(done) == ["encoder.weight", "decoder.bias", "encoder.weight[0]"]
+    assert done["encoder.weight"] == weight_law(init, (1000, 16)) == ("normal", math.sqrt(2 / 16))
+    w, m = pt.encoder.weight.detach().numpy(), g.encoder.weight.data().asnumpy()
+    assert not w[0].any() and not pt.decoder.bias.detach().numpy().any()
+    rest = np.delete(w, 0, axis=0)
+    assert ks_distance(rest, m[1:]) < ks_critical(rest.size, m[1:].size)

@@ -54,6 +54,8 @@ PYTORCH_SIDE = [
     ("state_dict", "name_scope"), ("x.device", "device"), ("x.numpy()", "numpy()"),
     ("x.size()", "size()"), ("x.t()", "t()"), ("x.type()", "type()"),
     ("torch.float64", "type(dtype)"), ("w.view(16)", "view"),
+    ("flatten_parameters", "flatten_parameters"), ("torch.nn.LSTMCell", "LSTMCell"),
+    ("h_0", "begin_state"), ("torch.nn.utils.clip_grad_norm_", "clip_global_norm"),
 ]
 MXNET_SIDE = [
     ("nd.arccos", "acos"), ("mx.np.arccos", "acos"), ("nd.linalg.gemm2", "bmm"),
@@ -102,7 +104,9 @@ MXNET_SIDE = [
     ("nd.zeros((2, 3), ctx=u.context, dtype=u.dtype)", "new_zeros"), ("NDArray.size", "numel"),
     ("mx.np.random.uniform", "rand"), ("NDArray.shape", "size()"), ("mx.np.split", "split"),
     ("NDArray.T", "t()"), ("mx.np.ndarray.tolist", "tolist"), ("NDArray.dtype", "type()"),
-    ("NDArray.reshape", "view"),
+    ("NDArray.reshape", "view"), ("layer.begin_state(batch_size=1)", "begin_state"),
+    ("mx.gluon.rnn.LSTMCell", "LSTMCell"), ("cell.unroll", "LSTMCell"),
+    ("mx.gluon.utils.clip_global_norm", "clip_global_norm"),
 ]
 # (a helper name, the Helper it must find)
 HELPERS = [
@@ -127,6 +131,27 @@ ONCE_MISSING = ["LSTM", "GRU", "RNN", "Embedding", "NLLLoss", "detach", "narrow"
                 "new_zeros", "torch.exp", "pow", "binary_cross_entropy", "name_scope",
                 "mx.nd.load", ".params", "params_to_state_dict", "gluon_to_torch", "transfer",
                 "sgd_mom_update", "Trainer(", "Dense(128, activation='relu')"]
+# the names a port of a sequence model looks up, from either side, with what must come first:
+# the API map's row (its key), or the pages' table row that is about the name — then (stem,
+# a spelling its PyTorch cell holds) — and the map's row that must be among the hits as well
+SEQUENCE_NAMES = [
+    ("narrow", "narrow", "narrow"), ("slice_axis", "narrow", "narrow"),
+    ("contiguous", "contiguous", "contiguous"), ("detach", "detach", "detach"),
+    ("new_zeros", "new_zeros", "new_zeros"),
+    ("flatten_parameters", "flatten_parameters", "flatten_parameters"),
+    ("Embedding", "Embedding", "Embedding"), ("nn.Embedding", "Embedding", "Embedding"),
+    ("gluon.nn.Embedding", "Embedding", "Embedding"), ("LSTM", "LSTM", "LSTM"),
+    ("nn.LSTM", ("02_tensor_ops", "`nn.LSTM`"), "LSTM"), ("gluon.rnn.LSTM", "LSTM", "LSTM"),
+    ("GRU", "GRU", "GRU"), ("RNN", "RNN", "RNN"), ("begin_state", "begin_state", "begin_state"),
+    ("clip_global_norm", "clip_global_norm", "clip_global_norm"),
+    ("gluon.utils.clip_global_norm", "clip_global_norm", "clip_global_norm"),
+    ("clip_grad_norm_", "clip_global_norm", "clip_global_norm"),
+    ("torch.nn.utils.clip_grad_norm_", "clip_global_norm", "clip_global_norm"),
+    ("NLLLoss", "NLLLoss", "NLLLoss"), ("nll_loss", ("10_losses", "`F.nll_loss("), "NLLLoss"),
+    ("F.nll_loss", ("10_losses", "`F.nll_loss("), "NLLLoss"),
+    ("LSTMCell", "LSTMCell", "LSTMCell"), ("gluon.rnn.LSTMCell", "LSTMCell", "LSTMCell"),
+    ("unroll", "LSTMCell", "LSTMCell"),
+]
 NOWHERE = ["no_such_api", "frobnicate", "nd.frobnicate", "torch.frobnicate_",
            "Trainer no_such_api"]
 
@@ -172,6 +197,22 @@ def test_the_names_that_found_nothing_find_a_row_now(name):
     elif re.fullmatch(r"[\w.]+", name.lstrip(".")) and name not in (
             "params_to_state_dict", "gluon_to_torch", "transfer"):
         assert isinstance(hits[0], apimap.Row), (name, hits[0].key)
+
+
+@pytest.mark.parametrize("name, first, key", SEQUENCE_NAMES, ids=[n for n, _, _ in SEQUENCE_NAMES])
+def test_a_sequence_model_s_names_find_the_right_entry_first(name, first, key):
+    hits = apimap.find(name)
+    assert hits, name
+    top = hits[0]
+    if isinstance(first, str):  # the map's row comes first
+        assert isinstance(top, apimap.Row) and top.key == first, (name, top.key)
+    else:  # a table row about the name (the one that teaches it), then the map's row
+        stem, spelling = first
+        assert isinstance(top, mappings.Mapping) and top.stem == stem, (name, top.key)
+        assert spelling in top.pytorch, (name, top.pytorch)
+    # of the map's rows, the row for the name comes first
+    rows = apimap.find(name, notebooks=False)
+    assert rows and rows[0].key == key, (name, [r.key for r in rows][:4])
 
 
 @pytest.mark.parametrize("name", NOWHERE)

@@ -3,6 +3,7 @@
 import copy
 import warnings
 import zlib
+from collections import Counter
 
 import mxnet as mx
 import numpy as np
@@ -810,3 +811,124 @@ def test_a_refused_layer_after_a_good_one_copies_neither():
         with pytest.raises(transfer.ArchitectureMismatch, match="batch_first=True"):
             transfer.torch_to_gluon(pt, g)
     np.testing.assert_array_equal(g[0].weight.data().asnumpy(), before)
+
+
+# --- tied weights: a word language model's decoder reuses its embedding ---------------------
+
+class _TorchTiedLM(torch.nn.Module):
+    def __init__(self, vocab=10, hidden=6, tie=True):
+        super().__init__()
+        self.encoder = torch.nn.Embedding(vocab, hidden)
+        self.rnn = torch.nn.LSTM(hidden, hidden, 2)
+        self.decoder = torch.nn.Linear(hidden, vocab)
+        if tie:
+            self.decoder.weight = self.encoder.weight
+
+    def forward(self, tokens, hidden):
+        output, hidden = self.rnn(self.encoder(tokens), hidden)
+        return self.decoder(output), hidden
+
+
+class _GluonTiedLM(mx.gluon.Block):
+    def __init__(self, vocab=10, hidden=6, tie=True, **kwargs):
+        super().__init__(**kwargs)
+        with self.name_scope():
+            self.encoder = gnn.Embedding(vocab, hidden)
+            self.rnn = grnn.LSTM(hidden, num_layers=2, input_size=hidden)
+            self.decoder = gnn.Dense(vocab, in_units=hidden, flatten=False,
+                                     params=self.encoder.params if tie else None)
+
+    def forward(self, tokens, hidden):
+        output, hidden = self.rnn(self.encoder(tokens), hidden)
+        return self.decoder(output), hidden
+
+
+def _tied_outputs(pt, g):
+    rng = np.random.default_rng(0)
+    ids = rng.integers(0, 10, (5, 2))
+    h, c = (rng.standard_normal((2, 2, 6)) for _ in range(2))
+    with torch.no_grad():
+        out, (h_out, c_out) = pt(torch.from_numpy(ids), (torch.from_numpy(h),
+                                                         torch.from_numpy(c)))
+    g_out, g_states = g(mx.nd.array(ids), [mx.nd.array(h, dtype="float64"),
+                                           mx.nd.array(c, dtype="float64")])
+    return [out.numpy(), h_out.numpy(), c_out.numpy()], [a.asnumpy() for a in
+                                                        [g_out, *g_states]]
+
+
+def _set_data_counts(monkeypatch):
+    counts = Counter()
+    original = mx.gluon.Parameter.set_data
+
+    def counting(self, data):
+        counts[self.name] += 1
+        return original(self, data)
+
+    monkeypatch.setattr(mx.gluon.Parameter, "set_data", counting)
+    return counts
+
+
+def test_a_tied_lm_copies_both_ways_and_keeps_its_tie(monkeypatch):
+    pt = _TorchTiedLM().double()
+    _randomise_torch(pt, np.random.default_rng(0))
+    g = _GluonTiedLM()
+    g.initialize()
+    g.cast("float64")
+    counts = _set_data_counts(monkeypatch)
+    pairs = transfer.torch_to_gluon(pt, g)
+    assert pairs == [("encoder", "encoder"), ("rnn", "rnn"), ("decoder", "decoder")]
+    shared = g.encoder.weight
+    assert g.decoder.weight is shared and counts[shared.name] == 1    # one copy of the tie
+    assert set(counts.values()) == {1} and len(counts) == 11 - 1
+    np.testing.assert_array_equal(shared.data().asnumpy(), pt.encoder.weight.detach().numpy())
+    for a, b in zip(*_tied_outputs(pt, g)):
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-12)
+
+    back = _TorchTiedLM().double()
+    assert transfer.gluon_to_torch(g, back) == pairs
+    assert back.decoder.weight is back.encoder.weight
+    for k, v in pt.state_dict().items():
+        assert torch.equal(back.state_dict()[k], v), k
+
+
+def test_a_tie_on_one_side_only_copies_when_the_values_agree():
+    untied = _TorchTiedLM(tie=False)
+    with torch.no_grad():
+        untied.decoder.weight.copy_(untied.encoder.weight)
+    g = _GluonTiedLM()
+    g.initialize()
+    transfer.torch_to_gluon(untied, g)                      # equal values: nothing lost
+    np.testing.assert_array_equal(g.decoder.weight.data().asnumpy(),
+                                  untied.encoder.weight.detach().numpy())
+    tied = _TorchTiedLM()
+    g_untied = _GluonTiedLM(tie=False)
+    g_untied.initialize()
+    transfer.torch_to_gluon(tied, g_untied)
+    assert g_untied.decoder.weight is not g_untied.encoder.weight
+    transfer.gluon_to_torch(g_untied, _TorchTiedLM())      # equal values again
+
+
+def test_a_tie_on_one_side_only_with_different_values_is_refused():
+    g = _GluonTiedLM()
+    g.initialize()
+    before = g.encoder.weight.data().asnumpy().copy()
+    with pytest.raises(transfer.ArchitectureMismatch,
+                       match=r"Gluon layers 'encoder' and 'decoder' share one parameter .* "
+                             r"\(a tied weight\), but PyTorch 'encoder'.weight and "
+                             r"'decoder'.weight are two tensors with different values: one "
+                             r"would be lost. Tie them in PyTorch too \(decoder.weight = "
+                             r"encoder.weight\)"):
+        transfer.torch_to_gluon(_TorchTiedLM(tie=False), g)
+    np.testing.assert_array_equal(g.encoder.weight.data().asnumpy(), before)  # nothing copied
+
+    g_untied = _GluonTiedLM(tie=False)
+    g_untied.initialize(mx.init.Uniform())
+    pt = _TorchTiedLM()
+    pt_before = {k: v.clone() for k, v in pt.state_dict().items()}
+    with pytest.raises(transfer.ArchitectureMismatch,
+                       match=r"PyTorch 'encoder'.weight and 'decoder'.weight are one tensor "
+                             r"\(a tied weight\), but Gluon 'encoder' and 'decoder' hold two "
+                             r"parameters with different values .*params=encoder.params"):
+        transfer.gluon_to_torch(g_untied, pt)
+    for k, v in pt_before.items():
+        assert torch.equal(pt.state_dict()[k], v), k

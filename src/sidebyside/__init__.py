@@ -26,6 +26,9 @@ One job per module:
   ``Trainer.save_states``) into PyTorch with no MXNet installed: imports only numpy and torch;
 - :mod:`sidebyside.mxreference` — MXNet's outputs, every node's included, for ``mx2torch --check``
   (needs MXNet: run it where MXNet still works);
+- :mod:`sidebyside.clipping`  — global-norm gradient clipping with PyTorch's or MXNet's rule, either framework's
+  arrays, any float dtype;
+- :mod:`sidebyside.textdata`  — a small word corpus generated in WikiText's layout, for the sequence notebooks;
 - :mod:`sidebyside.optim`     — PyTorch's Adam, AdamW and Adadelta as Gluon optimizers (``"torchadam"``,
   ``"torchadamw"``, ``"torchadadelta"``), ``torch.optim.Adam`` set to take MXNet's ``"adam"`` steps, ``f32``;
 - :mod:`sidebyside.plotting`  — the two frameworks' curves on shared axes, sample grids;

@@ -199,7 +199,12 @@ def torch_init_like_mxnet(module, initializer) -> dict[str, tuple[str, float]]:
     initialise the same network in Gluon (see the module docstring for the rules).
 
     Returns ``{parameter or buffer name: (law, value)}``, the law as in :func:`weight_law`;
-    an Embedding's ``padding_idx`` row appears as ``"<name>.weight[<row>]"``.
+    an Embedding's ``padding_idx`` row appears as ``"<name>.weight[<row>]"``. A weight shared
+    by two modules (a language model's ``decoder.weight = encoder.weight``) is drawn once, by
+    the law of the module ``named_modules()`` lists first, and named once, as
+    ``parameters()`` names it: in Gluon the tied ``Dense(..., params=encoder.params)`` uses the
+    Embedding's parameter, so the embedding must come first in the module, as it does when
+    ``__init__`` creates it first.
     Checks every parameter before changing any: on an error nothing is changed.
     """
     import torch
@@ -207,10 +212,13 @@ def torch_init_like_mxnet(module, initializer) -> dict[str, tuple[str, float]]:
 
     weight_law(initializer, (1, 1))          # an unsupported initialiser fails first
     norms, layers = _norm_types(), _layer_types()
-    plan, stats, padding = [], [], []
+    plan, stats, padding, seen = [], [], [], set()
     for mod_name, mod in module.named_modules():
         for leaf, p in mod.named_parameters(recurse=False):
             full = f"{mod_name}.{leaf}" if mod_name else leaf
+            if id(p) in seen:     # a tied weight: drawn once, by the module listed first
+                continue
+            seen.add(id(p))
             if isinstance(p, nn.parameter.UninitializedParameter):
                 raise UnsupportedParameter(f"'{full}' is not initialised yet (a lazy module):"
                                            " run one forward pass first")

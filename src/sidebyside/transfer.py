@@ -100,6 +100,13 @@ reference it is ~1e-6 off after five steps, PyTorch ~1e-14.)
 have its Gluon parameter's dtype. Cast one network first (``gluon_net.cast('float64')``, or
 ``torch_net.float()``), otherwise :class:`DTypeMismatch` is raised.
 
+**Tied weights.** A weight shared by two layers — a word language model whose decoder reuses
+the embedding, PyTorch ``decoder.weight = encoder.weight``, Gluon ``nn.Dense(V, in_units=H,
+params=encoder.params)`` — is paired like any other (both layers are listed) and copied once,
+so the tie survives on the receiving side. Where only the receiving side ties it, the two
+source tensors must hold equal values; otherwise :class:`ArchitectureMismatch` is raised
+(one of them would be dropped).
+
 **All or nothing.** Every pair, setting, shape and dtype is checked before the first value is
 written, so a call that raises copies nothing.
 
@@ -631,6 +638,39 @@ def _gluon_ctx(g, ctx: mx.Context | None) -> mx.Context:
     return ctx or initialised_on[0]
 
 
+def _check_ties(work, into_gluon: bool) -> None:
+    """A weight tied on the target side (one tensor or Parameter for two layers) must get
+    one value: where the source side holds two different tensors for it, refuse, since the
+    copy would keep one and silently drop the other."""
+    targets = {}   # id(target) -> [(pair, slot)], the slots that write into it
+    for pair, slot in work:
+        if slot.t is not None and slot.fixed is None:
+            targets.setdefault(id(slot.g if into_gluon else slot.t), []).append((pair, slot))
+    for writers in targets.values():
+        sources = list({id(s.t if into_gluon else s.g): (p, s) for p, s in writers}.values())
+        if len(sources) < 2:
+            continue
+        values = [s.t.detach().cpu().numpy() if into_gluon else s.g.data().asnumpy()
+                  for _p, s in sources]
+        if all(np.array_equal(v, values[0], equal_nan=v.dtype.kind == "f")
+               for v in values[1:]):
+            continue
+        (p1, s1), (p2, s2) = sources[:2]
+        where = [f"'{p1.torch_name}'.{s1.t_attr}", f"'{p2.torch_name}'.{s2.t_attr}"]
+        if into_gluon:
+            raise ArchitectureMismatch(
+                f"Gluon layers '{p1.gluon_name}' and '{p2.gluon_name}' share one parameter "
+                f"'{s1.g.name}' (a tied weight), but PyTorch {where[0]} and {where[1]} are two "
+                "tensors with different values: one would be lost. Tie them in PyTorch too "
+                f"({p2.torch_name}.{s2.t_attr} = {p1.torch_name}.{s1.t_attr}), or give the "
+                "Gluon layers their own parameters")
+        raise ArchitectureMismatch(
+            f"PyTorch {where[0]} and {where[1]} are one tensor (a tied weight), but Gluon "
+            f"'{p1.gluon_name}' and '{p2.gluon_name}' hold two parameters with different "
+            f"values ('{s1.g.name}', '{s2.g.name}'): one would be lost. Tie them in Gluon too "
+            f"(params={p1.gluon_name}.params), or untie the PyTorch layers")
+
+
 def torch_to_gluon(torch_net: torch.nn.Module, gluon_net: gluon.Block,
                    ctx: mx.Context | None = None, *, by: str = "auto",
                    mapping: dict[str, str] | None = None,
@@ -647,8 +687,13 @@ def torch_to_gluon(torch_net: torch.nn.Module, gluon_net: gluon.Block,
     pairs = _pair_layers(torch_net, gluon_net, by, mapping, check_hparams)
     work = [(p, slot, _gluon_ctx(slot.g, ctx))               # check everything first
             for p in pairs for slot in list(_checked_slots(p))]
+    _check_ties([(p, s) for p, s, _ in work], into_gluon=True)
+    done = set()
     for pair, slot, g_ctx in work:
         g = slot.g
+        if id(g) in done:   # a tied weight: one Gluon Parameter, one copy
+            continue
+        done.add(id(g))
         if slot.fixed is None:
             value = slot.t.detach().cpu().numpy()
         else:   # a constant that PyTorch leaves implicit (affine=False, bias=False)
@@ -689,10 +734,13 @@ def gluon_to_torch(gluon_net: gluon.Block, torch_net: torch.nn.Module, *, by: st
                             f"has no '{slot.t_attr}'", f"scale={scale}, center={center}",
                             "Gluon uses the stored value although it does not learn it; "
                             "PyTorch cannot hold it.")
+    _check_ties([(p, s) for p, slots in work for s in slots], into_gluon=False)
+    done = set()
     with torch.no_grad():
         for _pair, slots in work:
             for slot in slots:
-                if slot.t is not None:
+                if slot.t is not None and id(slot.t) not in done:   # a tied tensor: once
+                    done.add(id(slot.t))
                     slot.t.copy_(torch.from_numpy(slot.g.data().asnumpy()).to(
                         device=slot.t.device))
     return [(p.torch_name, p.gluon_name) for p in pairs]

@@ -325,6 +325,28 @@ def _structural_names(t, m, api):
     return f"structural names equal ({', '.join(t)}); every global name starts with the prefix"
 
 
+def _clip_gap(t, m, api):
+    """``t``/``m``: (the norm returned, the clipped gradients) from each framework's clip.
+    The same norm before clipping, both clipped to max_norm, and MXNet's gradients larger by
+    the relative gap the two epsilons predict, (1e-6 − 1e-8) / (norm + 1e-8)."""
+    (t_norm, t_grads), (m_norm, m_grads) = t, m
+    assert isinstance(t_norm, torch.Tensor) and t_norm.dim() == 0, type(t_norm)
+    assert isinstance(m_norm, onp.floating), f"{api} returned {type(m_norm)}, not a numpy float"
+    norm = float(t_norm)
+    assert norm > _CLIP_MAX, f"the norm {norm} is within max_norm: nothing was clipped"
+    assert abs(float(m_norm) / norm - 1) <= 1e-6, (float(m_norm), norm)
+    tv = onp.concatenate([to_numpy(g).ravel() for g in t_grads]).astype(onp.float64)
+    mv = onp.concatenate([to_numpy(g).ravel() for g in m_grads]).astype(onp.float64)
+    for side, v in (("torch", tv), (api, mv)):
+        assert abs(math.sqrt(float(v @ v)) / _CLIP_MAX - 1) <= 1e-5, f"{side}: not at max_norm"
+    gap = float(mv @ tv / (tv @ tv)) - 1  # the least-squares ratio of the two, minus 1
+    predicted = (1e-6 - 1e-8) / (norm + 1e-8)
+    assert abs(gap / predicted - 1) <= 0.2, (
+        f"MXNet's clipped gradients / PyTorch's − 1 = {gap:.3g}, predicted {predicted:.3g}")
+    return ("the same norm; both at max_norm; MXNet's gradients larger by "
+            "(1e-6 − 1e-8) / (norm + 1e-8), relative")
+
+
 # -------------------------------------------------------------------------------- the rows
 def _d(s: str) -> str:
     return textwrap.dedent(s).strip()
@@ -345,6 +367,26 @@ _MAKE_GRID_ND = _d("""
             top, left = p + (i // cols) * (h + p), p + (i % cols) * (w + p)
             grid[:, top:top + h, left:left + w] = imgs[i]
         return grid""")
+
+
+_CLIP_MAX = 0.1  # the clip_global_norm row's max_norm
+#: the weights of a one-layer LSTM (or LSTMCell) of input size 4 and hidden size 3, the same
+#: numbers on both sides (the begin_state, flatten_parameters and LSTMCell rows)
+_LSTM_WEIGHTS = _d("""
+    rng = onp.random.default_rng(0)  # the same weights on both sides
+    ws = [rng.uniform(-0.5, 0.5, s).astype('float32') for s in [(12, 4), (12, 3), (12,), (12,)]]""")
+_TORCH_LSTM = _LSTM_WEIGHTS + "\n" + _d("""
+    layer = torch.nn.LSTM(4, 3)  # input size 4, hidden size 3
+    with torch.no_grad():
+        for p, w in zip((layer.weight_ih_l0, layer.weight_hh_l0,
+                         layer.bias_ih_l0, layer.bias_hh_l0), ws):
+            p.copy_(torch.from_numpy(w))""")
+_GLUON_LSTM = _LSTM_WEIGHTS + "\n" + _d("""
+    layer = mx.gluon.rnn.LSTM(3, input_size=4)
+    layer.initialize()
+    for p, w in zip((layer.l0_i2h_weight, layer.l0_h2h_weight,
+                     layer.l0_i2h_bias, layer.l0_h2h_bias), ws):
+        p.set_data(nd.array(w))""")
 
 
 def _rnn(key: str, gates: int, gluon_args: str, verdict: str, status: str) -> Row:
@@ -1116,6 +1158,9 @@ ROWS: tuple[Row, ...] = (
         "is. The default initialisers differ (PyTorch N(0, 1), Gluon U(−0.07, 0.07)), and "
         "Gluon takes float indices, PyTorch integer ones only",
         table="nn", rtol=0.0, atol=0.0, source=BOOK),
+    _rnn("RNN", 1, ", activation='tanh'", status=SEMANTICS, verdict=(
+        "Gluon's RNN defaults to activation='relu', PyTorch's to tanh (nonlinearity=): pass "
+        "it; the weights copy as they are")),
     _rnn("LSTM", 4, "", status=SAME, verdict=(
         "the same gate order (input, forget, cell, output) and two biases, so each weight "
         "copies as it is (l0_i2h_weight ↔ weight_ih_l0, l0_h2h_bias ↔ bias_hh_l0); layout "
@@ -1124,9 +1169,87 @@ ROWS: tuple[Row, ...] = (
     _rnn("GRU", 3, "", status=SAME, verdict=(
         "the same gate order (reset, update, new) and two biases, so the weights copy as they "
         "are; both apply the reset gate to h2h's output, bias included")),
-    _rnn("RNN", 1, ", activation='tanh'", status=SEMANTICS, verdict=(
-        "Gluon's RNN defaults to activation='relu', PyTorch's to tanh (nonlinearity=): pass "
-        "it; the weights copy as they are")),
+    Row(key="begin_state", what="a recurrent layer's initial state, and the state carried "
+        "from one chunk of a sequence to the next",
+        torch=_TORCH_LSTM + "\n" + _d("""
+            seq = x.reshape(3, 1, 4)  # (time, batch, feature)
+            h_0 = c_0 = torch.zeros(1, 1, 3)  # (layers, batch, hidden): what no state means
+            assert torch.equal(layer(seq)[0], layer(seq, (h_0, c_0))[0])
+            out1, state = layer(seq[:2])  # the first two steps, then the last one
+            state = tuple(s.detach() for s in state)  # truncated backpropagation
+            out2, (h_n, c_n) = layer(seq[2:], state)
+            (out1, out2, h_n, c_n)"""),
+        nd=_GLUON_LSTM + "\n" + _d("""
+            seq = x.reshape((3, 1, 4))  # layout 'TNC'
+            state = layer.begin_state(batch_size=1)  # a list [h, c] of zeros
+            assert [s.shape for s in state] == [(1, 1, 3)] * 2  # (layers, batch, hidden)
+            assert isinstance(layer(seq), nd.NDArray)  # without a state: the output alone
+            out1, state = layer(seq[:2], state)
+            state = [s.detach() for s in state]
+            out2, (h_n, c_n) = layer(seq[2:], state)
+            (out1, out2, h_n, c_n)"""),
+        np=None, status=SEMANTICS, api="gluon.rnn.LSTM.begin_state, rnn.GRU.begin_state",
+        verdict="PyTorch's layer starts from zeros when given no state and always returns it; "
+        "Gluon's returns the state only when given one: pass layer.begin_state(batch_size=N) "
+        "(zeros of (layers, batch, hidden), a list [h, c] where PyTorch has the tuple (h_0, "
+        "c_0); GRU and RNN a list [h]) and take (out, state) back; carry it to the next chunk "
+        "with [s.detach() for s in state] for tuple(s.detach() for s in state)",
+        table="nn", source=BOOK),
+    Row(key="LSTMCell", what="one LSTM step at a time: a cell in a loop over the time steps",
+        torch=_LSTM_WEIGHTS + "\n" + _d("""
+            cell = torch.nn.LSTMCell(4, 3)
+            with torch.no_grad():
+                for p, v in zip((cell.weight_ih, cell.weight_hh, cell.bias_ih, cell.bias_hh), ws):
+                    p.copy_(torch.from_numpy(v))
+            seq = w.reshape(2, 2, 4)  # 2 time steps of a batch of 2
+            h = c = torch.zeros(2, 3)  # (batch, hidden)
+            outs = []
+            for x_t in seq:  # a Python loop over the time steps
+                h, c = cell(x_t, (h, c))
+                outs.append(h)
+            (torch.stack(outs), h, c)"""),
+        nd=_LSTM_WEIGHTS + "\n" + _d("""
+            import inspect
+            cell = mx.gluon.rnn.LSTMCell(3, input_size=4)
+            cell.initialize()
+            for p, v in zip((cell.i2h_weight, cell.h2h_weight, cell.i2h_bias, cell.h2h_bias), ws):
+                p.set_data(nd.array(v))
+            seq = w.reshape((2, 2, 4))  # (time, batch, feature)
+            out, [h, c] = cell(seq[0], cell.begin_state(batch_size=2))  # one step
+            assert (out == h).min() == 1  # a cell's output is its h
+            assert inspect.signature(cell.unroll).parameters['layout'].default == 'NTC'
+            outs, [h, c] = cell.unroll(2, seq, layout='TNC', merge_outputs=True)  # the loop
+            (outs, h, c)"""),
+        np=None, status=SEMANTICS, api="gluon.rnn.LSTMCell, LSTMCell.unroll",
+        verdict="the same gate order and weight layout, so the weights copy as they are "
+        "(i2h_weight ↔ weight_ih, h2h_bias ↔ bias_hh: no l0_); a Gluon cell takes its state as "
+        "a list [h, c] (cell.begin_state(batch_size=N): zeros of (batch, hidden)) and returns "
+        "(output, [h, c]) where PyTorch's returns the tuple (h, c). The loop over the time "
+        "steps is cell.unroll(T, seq, layout='TNC', merge_outputs=True): unroll's default "
+        "layout is 'NTC' (batch first), so a (time, batch, feature) sequence needs "
+        "layout='TNC' (without it, time and batch of equal sizes swap silently)", table="nn",
+        source=BOOK),
+    Row(key="flatten_parameters", what="pack a recurrent layer's weights into one buffer",
+        torch=_TORCH_LSTM + "\n" + _d("""
+            seq = x.reshape(3, 1, 4)
+            out, _ = layer(seq)
+            pointers = [p.data_ptr() for p in layer.parameters()]
+            layer.flatten_parameters()  # on CPU it returns at once
+            assert [p.data_ptr() for p in layer.parameters()] == pointers
+            assert torch.equal(layer(seq)[0], out)
+            out"""),
+        nd=_GLUON_LSTM + "\n" + _d("""
+            import inspect  # the layer joins its weights into one vector at every call:
+            assert 'rnn_param_concat' in inspect.getsource(type(layer)._forward_kernel)
+            layer(x.reshape((3, 1, 4)))  # nothing to write"""),
+        np=None, status=SEMANTICS,
+        api="none needed (gluon.rnn layers concatenate their weights at every call)",
+        verdict="delete the call in a port: flatten_parameters() only copies an RNN's weights "
+        "into one contiguous cuDNN buffer on a GPU (what the warning 'RNN module weights are "
+        "not part of single contiguous chunk of memory' asks for); on CPU it does nothing "
+        "(the same pointers and output, checked). Gluon's recurrent layers concatenate their "
+        "weights into the fused operator's one parameter vector at every call",
+        table="nn", source=BOOK),
     Row(key="NLLLoss", what="negative log-likelihood of log-probabilities, batch mean",
         torch="torch.nn.NLLLoss()(torch.log_softmax(x, dim=1), torch.tensor([0, 3, 1]))",
         nd=_d("""
@@ -1166,6 +1289,32 @@ ROWS: tuple[Row, ...] = (
         "holds −lr × the velocity (mom = μ·mom − lr·g, w += mom), PyTorch's the velocity "
         "(v = μ·v + g, w −= lr·v): the same steps while lr is constant, not after a "
         "learning-rate change", table="nn", source=BOOK),
+    Row(key="clip_global_norm", what="scale all gradients together so that their joint "
+        "L2 norm is at most max_norm, in place; the norm before clipping",
+        torch=_d(f"""
+            params = [torch.nn.Parameter(torch.zeros_like(g)) for g in (x, y)]
+            for p, g in zip(params, (x, y)):
+                p.grad = 0.1 * g  # two float32 gradients of joint norm about 0.28
+            torch.nn.utils.clip_grad_norm_(params, max_norm={_CLIP_MAX}), [p.grad for p in params]"""),
+        nd=_d(f"""
+            grads = [0.1 * x, 0.1 * y]  # the gradients themselves: [p.grad() for p in params]
+            try:  # float64 gradients fail in MXNet 1.9.1
+                mx.gluon.utils.clip_global_norm([x.astype('float64')], {_CLIP_MAX})
+                raise AssertionError('float64 gradients clipped')
+            except mx.base.MXNetError as err:
+                assert 'Non-uniform data type in Concat' in str(err)
+            mx.gluon.utils.clip_global_norm(grads, max_norm={_CLIP_MAX}), grads"""),
+        np=None, status=SEMANTICS, api="gluon.utils.clip_global_norm",
+        verdict="the same job in one call, in place, returning the norm before clipping "
+        "(PyTorch's a 0-dim tensor, MXNet's a numpy float32); clip_grad_norm_ takes the "
+        "parameters, clip_global_norm their gradients ([p.grad() for p in params]). PyTorch "
+        "scales by max_norm / (norm + 1e-6), MXNet by max_norm / (norm + 1e-8): MXNet's "
+        "clipped gradients are larger by (1e-6 − 1e-8) / (norm + 1e-8), relative (checked "
+        "within 20 %), which a float64 parity check sees; and MXNet's raises on float64 "
+        "gradients. sidebyside.clipping.clip_global_norm applies either rule to either "
+        "framework's arrays, float64 included. Trainer's clip_gradient is another thing: "
+        "element-wise, PyTorch's clip_grad_value_",
+        kind="custom", judge=_clip_gap, table="nn", source=BOOK),
     Row(key="name_scope", what="the names of a block's parameters",
         torch=_d("""
             class Net(torch.nn.Module):

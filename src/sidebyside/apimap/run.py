@@ -161,7 +161,7 @@ def check(row: Row, seed: int = 0) -> Result:
                 raise ValueError(f"row {row.key!r}: unknown kind {row.kind!r}")
         except Exception as err:  # report every row; the caller decides
             ok = False
-            detail[api] = f"FAILED: {type(err).__name__}: {str(err).splitlines()[0][:200]}"
+            detail[api] = f"FAILED: {type(err).__name__}: {(str(err).splitlines() or [''])[0][:200]}"
     if not row.mxnet_code:
         detail["-"] = "no MXNet equivalent"
     return Result(row, ok, detail, diffs)

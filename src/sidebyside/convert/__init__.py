@@ -37,7 +37,8 @@ end up holding the converted weights, both cast to the dtype of the file read (o
 dtype throughout, else the file is refused).
 
 **Verification.** Given ``input_shape``, both networks are run, after the copy, on one fixed
-random input of that shape (standard normal, seed 0, in the file's dtype): PyTorch in
+random input of that shape (standard normal, seed 0, in the file's dtype; token ids and states
+below): PyTorch in
 ``eval()``, Gluon outside ``autograd.record()`` (predict mode), and, with
 ``train_check=True``, also in training mode (batch statistics; PyTorch ``train()``, Gluon
 ``record(train_mode=True)``; running statistics are restored afterwards, and dropout makes this
@@ -47,9 +48,36 @@ check fail). The largest absolute difference of the outputs must not exceed
 term is there because float32 rounding grows with the outputs: a ResNet-18 whose logits reach
 250 differs by ~1e-4 from its exact copy, ~5e-7 relative.) Only
 then is the output file written (to a temporary name, then renamed: a failure writes nothing;
-an existing file is replaced on success). A network that takes token ids (an ``Embedding``
-first) cannot be checked with a random float input: leave ``input_shape`` out and compare
-yourself (:func:`compare_outputs` takes any input).
+an existing file is replaced on success).
+
+**Token ids and recurrent states.** A network that starts with an ``Embedding`` takes token
+ids: ``input_range=(low, high)`` (``--input-range LOW,HIGH``) makes the input int64 ids drawn
+uniformly from ``[low, high)`` (the tolerances then follow the network's dtype). A word
+language model's forward also takes its recurrent states, ``forward(input, hidden)``:
+``state_shapes=[shape, ...]`` (``--state-shape``, repeated) adds one standard normal array per
+state — random, not zeros, so that swapped ``h`` and ``c`` show. PyTorch gets them as its second
+argument, the tensor itself for one state (a GRU's or RNN's ``h``) and a tuple for two (an
+LSTM's ``(h, c)``); Gluon gets a list (what ``begin_state`` returns). Every output is compared,
+nested ones included (``(out, (h, c))`` with ``(out, [h, c])``), and the report names the input
+(``input   token ids in [0, 50) of shape (7, 3) with the states (2, 3, 8), (2, 3, 8)
+(standard normal)``)::
+
+    python -m sidebyside.convert lm.pt lm.params --torch model.py:TorchLM \\
+        --gluon model.py:GluonLM --input-shape 35,20 --input-range 0,10000 \\
+        --state-shape 2,20,200 --state-shape 2,20,200
+
+A forward that needs an argument the verification did not give (``missing 1 required
+positional argument: 'hidden'``) fails with a message naming the flag to add. For other inputs,
+run :func:`compare_outputs` yourself: it takes any input array and ``states=``.
+
+**Tied weights.** A decoder that reuses the embedding (PyTorch ``decoder.weight =
+encoder.weight``; Gluon ``nn.Dense(V, in_units=H, params=encoder.params)``, MXNet 1.x's way
+of tying) is one tensor, or one ``Parameter``, under two names. It is copied once and written
+under both names, as ``torch.save(model.state_dict())`` and ``save_parameters`` (whose default
+is ``deduplicate=False``) do; a ``.params`` file saved with ``deduplicate=True``, which holds it
+under one name, is read too. A file whose two names of one tied weight hold different values
+is refused, and so is a copy between a tied and an untied network whose two untied tensors
+differ (:mod:`sidebyside.transfer`): either would silently drop one of them.
 
 **Module API checkpoints.** ``Module.save_checkpoint`` / ``mx.callback.do_checkpoint`` write
 ``prefix-symbol.json`` and ``prefix-0003.params``, whose keys carry ``arg:``/``aux:`` prefixes

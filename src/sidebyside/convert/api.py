@@ -2,13 +2,17 @@
 
 :func:`params_to_state_dict` and :func:`state_dict_to_params` read one file, copy its weights
 into the two networks (:mod:`sidebyside.transfer`), check that both compute the same outputs
-(:func:`compare_outputs`) and only then write the other file. The package docstring
-(:mod:`sidebyside.convert`) describes the files, the checks and the errors.
+(:func:`compare_outputs`) and only then write the other file. The check's input is standard
+normal of ``input_shape``, or token ids (``input_range=(low, high)``), plus recurrent states
+for a ``forward(input, hidden)`` (``state_shapes=[(layers, batch, hidden), ...]``: once for a
+GRU, twice for an LSTM's ``(h, c)``). The package docstring (:mod:`sidebyside.convert`)
+describes the files, the checks, tied weights and the errors.
 """
 from __future__ import annotations
 
 import contextlib
 import math
+import numbers
 import os
 import warnings
 from collections.abc import Mapping
@@ -77,6 +81,7 @@ class Conversion:
     pairing: str = "name"      # how the layers were paired: 'name', 'order', 'mapping'
     pairing_note: str = ""     # transfer's PairingWarning, if any
     checks: list = field(default_factory=list)    # [OutputCheck]
+    inputs: str = ""           # what the check ran on, when not one float input
 
     def report(self, verbose: bool = False) -> str:
         what = {"gluon->torch": "Gluon .params -> PyTorch state dict",
@@ -97,6 +102,8 @@ class Conversion:
             if len(shown) < len(self.pairs):
                 lines.append(f"            ... ({len(self.pairs) - len(shown)} more; -v lists "
                              "them)")
+        if self.checks and self.inputs:
+            lines.append(f"  input   {self.inputs}")
         if self.checks:
             lines += [f"  check   {c.line()}" for c in self.checks]
         else:
@@ -218,6 +225,13 @@ def _one_dtype(path: Path, dtypes: dict) -> str:
 def _match_gluon_keys(path: Path, arrays: dict, gluon_net) -> dict:
     """{structural name: (Parameter, NDArray)}, or ConversionError."""
     params = gluon_net._collect_params_with_prefix()
+    tied = _tied_groups(params, key=id)
+    absent = set(params) - set(arrays)
+    if absent and not set(arrays) - set(params) and all(
+            any(n in arrays for n in tied.get(name, ())) for name in absent):
+        # save_parameters(deduplicate=True): a shared parameter under one of its names
+        arrays = {**arrays, **{name: next(arrays[n] for n in tied[name] if n in arrays)
+                               for name in absent}}
     if set(arrays) != set(params):
         # export() files: keyed by full parameter names, with 'arg:'/'aux:'; save_params()
         # files: by full names less the saving network's prefix, which load_parameters
@@ -249,7 +263,43 @@ def _match_gluon_keys(path: Path, arrays: dict, gluon_net) -> dict:
     if bad:
         raise ConversionError(f"{path}: shapes do not fit the Gluon network "
                               f"{type(gluon_net).__name__}: " + "; ".join(bad[:6]))
+    _tie_problems(path, tied, {n: arrays[n].asnumpy() for n in tied}, _same_arrays,
+                  f"one parameter shared by the Gluon network {type(gluon_net).__name__}")
     return {name: (p, arrays[name]) for name, p in params.items()}
+
+
+def _tied_groups(named: dict, key) -> dict:
+    """{name: all the names of the same object} for the objects that have several names."""
+    groups = {}
+    for name, obj in named.items():
+        groups.setdefault(key(obj), []).append(name)
+    return {name: names for names in groups.values() if len(names) > 1 for name in names}
+
+
+def _same_arrays(a, b) -> bool:
+    import numpy as np
+
+    return a.shape == b.shape and np.array_equal(a, b, equal_nan=a.dtype.kind == "f")
+
+
+def _same_tensors(a, b) -> bool:
+    import torch
+
+    return a.shape == b.shape and a.dtype == b.dtype and bool(
+        torch.equal(a, b) or (a.is_floating_point() and torch.equal(a.isnan(), b.isnan())
+                              and torch.equal(a.nan_to_num(), b.nan_to_num())))
+
+
+def _tie_problems(path: Path, tied: dict, values: dict, same, what: str) -> None:
+    """A tied weight must have one value in the file (else loading keeps whichever is last)."""
+    for names in dict.fromkeys(tuple(names) for names in tied.values()):
+        first = values[names[0]]
+        differ = [n for n in names[1:] if not same(values[n], first)]
+        if differ:
+            raise ConversionError(
+                f"{path}: {_names(names)} are {what} (a tied weight), but the file holds "
+                f"different values for '{names[0]}' and '{differ[0]}'; it was not saved from "
+                "a network with this tie")
 
 
 def _match_torch_keys(path: Path, state: dict, torch_net) -> dict:
@@ -269,6 +319,11 @@ def _match_torch_keys(path: Path, state: dict, torch_net) -> dict:
     if bad:
         raise ConversionError(f"{path}: shapes do not fit the PyTorch network "
                               f"{type(torch_net).__name__}: " + "; ".join(bad[:6]))
+    tied = _tied_groups({k: v for k, v in own.items() if v.numel()},
+                        key=lambda t: (t.untyped_storage().data_ptr(), t.storage_offset(),
+                                       tuple(t.shape), t.stride()))
+    _tie_problems(path, tied, {k: state[k] for k in tied}, _same_tensors,
+                  f"one tensor tied in the PyTorch network {type(torch_net).__name__}")
     return {**{k: own[k] for k in optional if k not in state}, **state}
 
 
@@ -327,21 +382,49 @@ def _outputs(out) -> list:
     return [out]
 
 
-def compare_outputs(torch_net, gluon_net, x, *, train: bool = False,
+def _state_list(states) -> list:
+    """``states`` as a list of numpy arrays: None -> [], one array -> [it]."""
+    import numpy as np
+
+    if states is None:
+        return []
+    if isinstance(states, np.ndarray):
+        return [states]
+    if not isinstance(states, (list, tuple)) or not states:
+        raise TypeError("states must be a numpy array or a non-empty list or tuple of numpy "
+                        f"arrays, not {type(states).__name__}"
+                        + (" (empty)" if isinstance(states, (list, tuple)) else ""))
+    bad = [i for i, s in enumerate(states) if not isinstance(s, np.ndarray)]
+    if bad:
+        raise TypeError(f"states[{bad[0]}] is a {type(states[bad[0]]).__name__}, not a numpy "
+                        "array")
+    return list(states)
+
+
+def compare_outputs(torch_net, gluon_net, x, *, states=None, train: bool = False,
                     atol: float | None = None, rtol: float | None = None) -> OutputCheck:
     """Run both networks on the numpy array ``x``; the largest absolute output difference.
 
+    ``states`` are further forward inputs, the recurrent states of a language model
+    (``forward(input, hidden)``): a numpy array or a list of them, say ``[h, c]``. PyTorch gets
+    them as its second argument, a single tensor for one array (a GRU's ``h``) and a tuple for
+    several (an LSTM's ``(h, c)``); Gluon gets a list of NDArrays (what ``begin_state``
+    returns). Every output is compared, nested ones included: PyTorch's ``(out, (h, c))``
+    with Gluon's ``(out, [h, c])``.
+
     The default tolerances follow ``x``'s dtype, or, for integer ``x`` (token ids), the
-    PyTorch network's floating dtype. ``train=False``: PyTorch ``eval()``, Gluon predict mode; ``train=True``: PyTorch
-    ``train()``, Gluon ``record(train_mode=True)``, and afterwards every parameter and buffer
-    is put back as it was (PyTorch's BatchNorm moves its running statistics in the forward
-    pass). The networks' own training flags are restored. If the two networks return different
-    numbers of outputs (a PyTorch LSTM returns its states too), the first ones are compared.
+    PyTorch network's floating dtype. ``train=False``: PyTorch ``eval()``, Gluon predict mode;
+    ``train=True``: PyTorch ``train()``, Gluon ``record(train_mode=True)``, and afterwards
+    every parameter and buffer is put back as it was (PyTorch's BatchNorm moves its running
+    statistics in the forward pass). The networks' own training flags are restored. If the
+    two networks return different numbers of outputs (a PyTorch LSTM returns its states too),
+    the first ones are compared.
     """
     import mxnet as mx
     import numpy as np
     import torch
 
+    states = _state_list(states)
     t_params = list(torch_net.parameters()) + list(torch_net.buffers())
     if x.dtype.kind == "f":
         dtype = str(x.dtype)
@@ -352,6 +435,12 @@ def compare_outputs(torch_net, gluon_net, x, *, train: bool = False,
     device = t_params[0].device if t_params else torch.device("cpu")
     ctx = next((p.list_ctx()[0] for p in gluon_net.collect_params().values()
                 if p._data is not None), mx.cpu())
+    t_args = [torch.from_numpy(x).to(device)]
+    g_args = [mx.nd.array(x, ctx=ctx, dtype=x.dtype)]
+    if states:
+        t_states = [torch.from_numpy(s).to(device) for s in states]
+        t_args.append(t_states[0] if len(t_states) == 1 else tuple(t_states))
+        g_args.append([mx.nd.array(s, ctx=ctx, dtype=s.dtype) for s in states])
     was_training = torch_net.training
     t_saved = {k: v.clone() for k, v in torch_net.state_dict().items()} if train else None
     g_saved = ({n: p.data().copy() for n, p in gluon_net.collect_params().items()
@@ -359,13 +448,12 @@ def compare_outputs(torch_net, gluon_net, x, *, train: bool = False,
     try:
         torch_net.train(train)
         with torch.no_grad():
-            t_out = _outputs(torch_net(torch.from_numpy(x).to(device)))
-        g_in = mx.nd.array(x, ctx=ctx, dtype=x.dtype)
+            t_out = _outputs(torch_net(*t_args))
         if train:
             with mx.autograd.record(train_mode=True):
-                g_out = _outputs(gluon_net(g_in))
+                g_out = _outputs(gluon_net(*g_args))
         else:
-            g_out = _outputs(gluon_net(g_in))
+            g_out = _outputs(gluon_net(*g_args))
         t_out = [t.detach().cpu().numpy() for t in t_out]
         g_out = [g.asnumpy() for g in g_out]
     finally:
@@ -382,12 +470,13 @@ def compare_outputs(torch_net, gluon_net, x, *, train: bool = False,
     elif len(t_out) > 1:
         compared = f"all {len(t_out)} outputs"
     mode = "train" if train else "eval"
-    for a, b in zip(t_out, g_out):
+    for i, (a, b) in enumerate(zip(t_out, g_out)):
         if a.shape != b.shape:
             check = OutputCheck(mode, math.inf, float(np.abs(a).max(initial=0)), atol,
-                                rtol, tuple(a.shape), compared)
+                                rtol, tuple(t_out[0].shape), compared)
+            which = f"shapes of output #{i}" if len(t_out) > 1 else "output shapes"
             raise VerificationFailed(
-                f"{mode} mode: the output shapes differ: PyTorch {tuple(a.shape)}, Gluon "
+                f"{mode} mode: the {which} differ: PyTorch {tuple(a.shape)}, Gluon "
                 f"{tuple(b.shape)}", check)
     diff = max(float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max(initial=0))
                for a, b in zip(t_out, g_out))
@@ -400,26 +489,114 @@ def _tolerances(dtype: str, atol: float | None, rtol: float | None) -> tuple[flo
             DEFAULT_RTOL.get(dtype, 1e-3) if rtol is None else rtol)
 
 
+def _check_inputs(input_shape, input_range, state_shapes) -> None:
+    """The verification's arguments, before anything is read: ValueError naming the one."""
+    def integer(n):
+        return isinstance(n, numbers.Integral) and not isinstance(n, bool)
+
+    def shape_ok(shape):
+        return (isinstance(shape, (list, tuple)) and len(shape) > 0
+                and all(integer(n) and n > 0 for n in shape))
+
+    if input_shape is not None and not shape_ok(input_shape):
+        raise ValueError(f"input_shape must be a tuple of positive integers, not "
+                         f"{input_shape!r}")
+    if input_shape is None and (input_range is not None or state_shapes is not None):
+        given = "input_range" if input_range is not None else "state_shapes"
+        raise ValueError(f"{given} needs input_shape: it describes the verification input")
+    if input_range is not None:
+        ok = (isinstance(input_range, (list, tuple)) and len(input_range) == 2
+              and all(integer(n) for n in input_range))
+        if not ok or not 0 <= input_range[0] < input_range[1]:
+            raise ValueError("input_range must be two integers (low, high) with 0 <= low < "
+                             f"high (token ids are drawn from [low, high)), not "
+                             f"{input_range!r}")
+    if state_shapes is not None:
+        if not isinstance(state_shapes, (list, tuple)) or not state_shapes or not all(
+                shape_ok(shape) for shape in state_shapes):
+            raise ValueError("state_shapes must be a non-empty list of shapes, one per state "
+                             "(two for an LSTM's (h, c)), each a tuple of positive integers, "
+                             f"not {state_shapes!r}")
+
+
+def _inputs_text(input_shape, input_range, state_shapes) -> str:
+    """What the verification ran on, for the report and the messages."""
+    what = (f"token ids in [{input_range[0]}, {input_range[1]})" if input_range is not None
+            else "an input")
+    text = f"{what} of shape {tuple(input_shape)}"
+    if state_shapes:
+        text += (f" with the state{'s' if len(state_shapes) > 1 else ''} "
+                 + ", ".join(str(tuple(s)) for s in state_shapes))
+    return text
+
+
+def _run_hint(err: Exception, input_range, state_shapes) -> str:
+    """What to give when the networks could not be run: the flag (and keyword) to use."""
+    text = str(err)
+    n_states = len(state_shapes or ())
+    if isinstance(err, TypeError) and "missing" in text and "required positional" in text:
+        if not n_states:
+            return (". Its forward takes more inputs: give the recurrent states' shapes with "
+                    "--state-shape (state_shapes= in Python), once per state: twice for an "
+                    "LSTM's (h, c), e.g. --state-shape 2,20,200 --state-shape 2,20,200")
+        return (". Its forward takes more inputs than the input and the states, which is all "
+                "the verification gives: compare the networks yourself with compare_outputs, "
+                "or convert with --no-verify")
+    if isinstance(err, TypeError) and "positional argument" in text and "given" in text \
+            and n_states:
+        return (". It takes no states: leave out --state-shape (state_shapes=)")
+    if (n_states == 1 and "hx and cx" in text) or "expects two hidden states" in text:
+        return (". An LSTM takes two states, (h, c): give --state-shape twice "
+                "(state_shapes=[h_shape, c_shape])")
+    if n_states > 1 and "'tuple' object has no attribute" in text:
+        return (f". It takes one state (a GRU's or RNN's h), not {n_states}: give "
+                "--state-shape once")
+    if "'indices'" in text and input_range is None:
+        return (". The network takes token ids: give --input-range LOW,HIGH (input_range= "
+                "in Python) for int64 ids drawn from [LOW, HIGH)")
+    if isinstance(err, IndexError) and input_range is not None:
+        return (f". The token ids are drawn from [{input_range[0]}, {input_range[1]}) "
+                "(--input-range): its HIGH must not exceed the vocabulary size")
+    return ""
+
+
+def _extra_inputs(input_shape, input_range, state_shapes) -> str:
+    """The report's 'input' line: only where it is not one standard normal array."""
+    if input_shape is None or (input_range is None and not state_shapes):
+        return ""
+    return (_inputs_text(input_shape, input_range, state_shapes)
+            + (" (standard normal)" if state_shapes else ""))
+
+
 def _verify(source: Path, torch_net, gluon_net, input_shape, dtype: str, atol, rtol,
-            train_check, seed: int) -> list[OutputCheck]:
+            train_check, seed: int, input_range=None,
+            state_shapes=None) -> list[OutputCheck]:
     import numpy as np
 
     if input_shape is None:
         return []
-    x = np.random.default_rng(seed).standard_normal(tuple(input_shape)).astype(dtype)
+    rng = np.random.default_rng(seed)
+    if input_range is None:
+        x = rng.standard_normal(tuple(input_shape)).astype(dtype)
+    else:
+        x = rng.integers(input_range[0], input_range[1], tuple(input_shape), dtype=np.int64)
+    # random states, not zeros: zeros would not tell h from c
+    states = ([rng.standard_normal(tuple(s)).astype(dtype) for s in state_shapes]
+              if state_shapes else None)
     checks = []
     for train in (False, True) if train_check else (False,):
         try:
-            check = compare_outputs(torch_net, gluon_net, x, train=train, atol=atol,
-                                    rtol=rtol)
+            check = compare_outputs(torch_net, gluon_net, x, states=states, train=train,
+                                    atol=atol, rtol=rtol)
         except VerificationFailed as err:
             raise VerificationFailed(f"{source}: verification failed: {err}; nothing was "
                                      "written", err.check) from None
         except Exception as err:
             raise ConversionError(
-                f"{source}: the networks could not be run on an input of shape "
-                f"{tuple(input_shape)} ({'train' if train else 'eval'} mode): "
-                f"{type(err).__name__}: {_short(err)}") from None
+                f"{source}: the networks could not be run on "
+                f"{_inputs_text(input_shape, input_range, state_shapes)} "
+                f"({'train' if train else 'eval'} mode): {type(err).__name__}: "
+                f"{_short(err)}{_run_hint(err, input_range, state_shapes)}") from None
         checks.append(check)
         if not check.ok:
             raise VerificationFailed(
@@ -427,8 +604,11 @@ def _verify(source: Path, torch_net, gluon_net, input_shape, dtype: str, atol, r
                 f"up to {check.max_abs_diff:.3g} > tolerance {check.tolerance:.3g} (atol "
                 f"{check.atol:g} + rtol {check.rtol:g} x largest |output| "
                 f"{check.max_abs_output:.3g}); nothing was written. The architectures differ "
-                "somewhere the weights do not show (pooling, activations, padding), or the "
-                "layers were paired wrongly (see --by / --mapping)", check)
+                "somewhere the weights do not show (pooling, activations, padding, a log_softmax on "
+                "one side's output), or the "
+                "layers were paired wrongly (see --by / --mapping)"
+                + (", or the networks read their states in different orders"
+                   if state_shapes and len(state_shapes) > 1 else ""), check)
     return checks
 
 
@@ -444,12 +624,18 @@ def _write_atomically(dest: Path, write) -> None:
 
 
 def params_to_state_dict(params_path, state_dict_path, *, gluon_net, torch_net,
-                         input_shape=None, atol: float | None = None,
-                         rtol: float | None = None, train_check: bool = False, by: str = "auto",
+                         input_shape=None, input_range=None, state_shapes=None,
+                         atol: float | None = None, rtol: float | None = None,
+                         train_check: bool = False, by: str = "auto",
                          mapping: dict[str, str] | None = None, check_hparams: bool = True,
                          seed: int = 0) -> Conversion:
     """Read a Gluon ``.params`` file into ``gluon_net``, copy it into ``torch_net``, check both
     on an input of ``input_shape`` (if given), and write ``torch_net.state_dict()``.
+
+    The input is standard normal, or, with ``input_range=(low, high)``, int64 token ids drawn
+    from ``[low, high)``; ``state_shapes=[(layers, batch, hidden), ...]`` adds recurrent
+    states (standard normal), given to both forwards as their second argument, as
+    :func:`compare_outputs` does: one shape for a GRU's ``h``, two for an LSTM's ``(h, c)``.
 
     See the module docstring; raises :class:`ConversionError` (or
     :class:`VerificationFailed`), writing nothing, on any problem.
@@ -460,6 +646,7 @@ def params_to_state_dict(params_path, state_dict_path, *, gluon_net, torch_net,
     from sidebyside import transfer
 
     source, dest = Path(params_path), Path(state_dict_path)
+    _check_inputs(input_shape, input_range, state_shapes)
     _check_dest(source, dest)
     try:   # the architectures first: nothing has to be read for that
         _pair_quietly(transfer.pair_layers, torch_net, gluon_net, by=by, mapping=mapping,
@@ -478,24 +665,29 @@ def params_to_state_dict(params_path, state_dict_path, *, gluon_net, torch_net,
     except (transfer.ArchitectureMismatch, transfer.DTypeMismatch) as err:
         raise _architecture_error(source, err) from None
     checks = _verify(source, torch_net, gluon_net, input_shape, dtype, atol, rtol,
-                     train_check, seed)
+                     train_check, seed, input_range, state_shapes)
     state = torch_net.state_dict()
     _write_atomically(dest, lambda tmp: torch.save(state, tmp))
     result = Conversion(source, dest, "gluon->torch", dtype, len(arrays), len(state), pairs,
-                        _pairing(by, mapping, note), note, checks)
+                        _pairing(by, mapping, note), note, checks,
+                        _extra_inputs(input_shape, input_range, state_shapes))
     if note and not checks:
         warnings.warn(note, transfer.PairingWarning, stacklevel=2)
     return result
 
 
 def state_dict_to_params(state_dict_path, params_path, *, torch_net, gluon_net,
-                         input_shape=None, atol: float | None = None,
-                         rtol: float | None = None, train_check: bool = False, by: str = "auto",
+                         input_shape=None, input_range=None, state_shapes=None,
+                         atol: float | None = None, rtol: float | None = None,
+                         train_check: bool = False, by: str = "auto",
                          mapping: dict[str, str] | None = None, check_hparams: bool = True,
                          seed: int = 0) -> Conversion:
     """Read a PyTorch state dict file into ``torch_net``, copy it into ``gluon_net``
     (initialising it where needed), check both on an input of ``input_shape`` (if given),
-    and write ``gluon_net.save_parameters()``.
+    and write ``gluon_net.save_parameters()`` (every structural name, a tied parameter under
+    each of its names, as ``save_parameters`` does by default).
+
+    ``input_range`` and ``state_shapes`` as for :func:`params_to_state_dict`.
 
     See the module docstring; raises :class:`ConversionError` (or
     :class:`VerificationFailed`), writing nothing, on any problem.
@@ -503,6 +695,7 @@ def state_dict_to_params(state_dict_path, params_path, *, torch_net, gluon_net,
     from sidebyside import transfer
 
     source, dest = Path(state_dict_path), Path(params_path)
+    _check_inputs(input_shape, input_range, state_shapes)
     _check_dest(source, dest)
     try:
         _pair_quietly(transfer.pair_layers, torch_net, gluon_net, by=by, mapping=mapping,
@@ -522,11 +715,12 @@ def state_dict_to_params(state_dict_path, params_path, *, torch_net, gluon_net,
     except (transfer.ArchitectureMismatch, transfer.DTypeMismatch) as err:
         raise _architecture_error(source, err) from None
     checks = _verify(source, torch_net, gluon_net, input_shape, dtype, atol, rtol,
-                     train_check, seed)
+                     train_check, seed, input_range, state_shapes)
     n_params = len(gluon_net._collect_params_with_prefix())
     _write_atomically(dest, lambda tmp: gluon_net.save_parameters(str(tmp)))
     result = Conversion(source, dest, "torch->gluon", dtype, len(state), n_params, pairs,
-                        _pairing(by, mapping, note), note, checks)
+                        _pairing(by, mapping, note), note, checks,
+                        _extra_inputs(input_shape, input_range, state_shapes))
     if note and not checks:
         warnings.warn(note, transfer.PairingWarning, stacklevel=2)
     return result

@@ -83,6 +83,17 @@ def _shape(text: str) -> tuple[int, ...]:
     return shape
 
 
+def _id_range(text: str) -> tuple[int, int]:
+    try:
+        low, high = (int(n) for n in text.split(","))
+    except ValueError:
+        low = high = -1
+    if not 0 <= low < high:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected two integers LOW,HIGH with "
+                                         "0 <= LOW < HIGH, such as 0,10000")
+    return low, high
+
+
 def _mapping(text: str) -> dict[str, str]:
     try:
         value = json.loads(text if text.lstrip().startswith("{")
@@ -117,12 +128,31 @@ Verification: both networks are run on one fixed random input of --input-shape
 (standard normal, seed 0; PyTorch eval(), Gluon predict mode; with --train-check also in
 training mode, on batch statistics) and the largest absolute output difference must not
 exceed --atol + --rtol x (largest |output|). Only then is DEST written (an existing DEST
-is replaced); on any error nothing is written.""",
+is replaced); on any error nothing is written.
+
+Token ids and recurrent states: --input-range LOW,HIGH makes the input int64 ids drawn
+from [LOW, HIGH) (HIGH at most the vocabulary size). --state-shape gives a recurrent
+state, standard normal, passed as the forward's second argument (forward(input, hidden)):
+once for a GRU's or RNN's h (PyTorch gets the tensor), twice for an LSTM's (h, c)
+(PyTorch gets a tuple; Gluon always a list, as begin_state returns). Every output is
+compared, the returned states included. A tied embedding (decoder.weight =
+encoder.weight; Gluon Dense(..., params=encoder.params)) is converted as one weight,
+written under both its names.""",
         epilog="""\
-example:
+examples:
   python -m sidebyside.convert resnet18.params resnet18.pt \\
       --gluon mxnet.gluon.model_zoo.vision:resnet18_v1 \\
       --torch torchvision.models:resnet18 --input-shape 1,3,224,224
+
+  # a word language model, forward(input, hidden) -> (output, hidden): 35 steps x 20
+  # sentences of ids below 10000 into a 2-layer LSTM of 200 units, embedding tied. Both
+  # networks must return the same thing: pytorch/examples' RNNModel returns log_softmax of
+  # the logits, MXNet's example returns the logits (add log_softmax to one side)
+  python -m sidebyside.convert lm.pt lm.params \\
+      --torch "model.py:RNNModel('LSTM', 10000, 200, 200, 2, tie_weights=True)" \\
+      --gluon "model_gluon.py:RNNModel('lstm', 10000, 200, 200, 2, tie_weights=True)" \\
+      --input-shape 35,20 --input-range 0,10000 \\
+      --state-shape 2,20,200 --state-shape 2,20,200
 
 exit status: 0 converted (and verified); 1 a file or the networks could not be converted;
 2 bad arguments; 3 the verification failed.""")
@@ -137,7 +167,17 @@ exit status: 0 converted (and verified); 1 a file or the networks could not be c
     verify.add_argument("--input-shape", type=_shape, metavar="N,C,H,W",
                         help="shape of the verification input, e.g. 1,3,224,224")
     verify.add_argument("--no-verify", action="store_true",
-                        help="skip the verification (for networks that take token ids)")
+                        help="skip the verification")
+    parser.add_argument("--input-range", type=_id_range, metavar="LOW,HIGH",
+                        help="make the verification input int64 token ids drawn from "
+                             "[LOW, HIGH), e.g. 0,10000, for networks that start with an "
+                             "Embedding")
+    parser.add_argument("--state-shape", type=_shape, action="append", metavar="L,N,H",
+                        dest="state_shapes",
+                        help="shape of a recurrent state given to forward(input, hidden) "
+                             "(standard normal); repeat it: once for a GRU's h, twice for "
+                             "an LSTM's (h, c), e.g. --state-shape 2,20,200 "
+                             "--state-shape 2,20,200")
     parser.add_argument("--atol", type=float, default=None,
                         help="largest output difference accepted (default 1e-4 for "
                              "float32, 1e-10 for float64)")
@@ -175,6 +215,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mapping is not None and args.by != "auto":
         parser.error("give either --mapping or --by, not both")
+    if args.no_verify and (args.input_range is not None or args.state_shapes):
+        parser.error(f"{'--input-range' if args.input_range is not None else '--state-shape'}"
+                     " describes the verification input: give --input-shape, not "
+                     "--no-verify")
     source, dest = Path(args.source), Path(args.dest)
     direction = _direction(parser, source, dest)
     try:
@@ -182,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
         _check_dest(source, dest)
         torch_net = build_network(args.torch)
         gluon_net = build_network(args.gluon)
-        kwargs = dict(input_shape=args.input_shape, atol=args.atol, rtol=args.rtol,
+        kwargs = dict(input_shape=args.input_shape, input_range=args.input_range,
+                      state_shapes=args.state_shapes, atol=args.atol, rtol=args.rtol,
                       train_check=args.train_check, by=args.by, mapping=args.mapping,
                       check_hparams=args.check_hparams)
         run = params_to_state_dict if direction == "gluon->torch" else \
