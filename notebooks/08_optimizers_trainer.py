@@ -730,6 +730,9 @@ assert abs(mx_clipped[0] - CLIP_FROM) <= 1e-7
 # %% [markdown]
 # So a float64 lockstep check of a port that clips uses `clip_like_mxnet` on the PyTorch side
 # (or, porting the other way, PyTorch's `1e-6` written out in the Gluon loop, in float32).
+# `sidebyside.clipping.clip_global_norm(arrays, max_norm, rule="mxnet" | "torch")` packages
+# both rules for either framework's arrays, float64 included: [notebook 20](20_sequence_models.ipynb)
+# §7 and §10 use it in a language model's lockstep.
 #
 # ## 8. Optimizer state: save, load, resume
 #

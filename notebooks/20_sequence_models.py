@@ -510,7 +510,8 @@ assert pt_tied.decoder.weight is pt_tied.encoder.weight and "decoder.weight" not
 # %% [markdown]
 # ## 7. Clipping the gradient norm: two formulas
 #
-# Recurrent models clip the global gradient norm. `torch.nn.utils.clip_grad_norm_` multiplies
+# Recurrent models clip the global gradient norm; [notebook 8](08_optimizers_trainer.ipynb) §7
+# measures the two formulas, and this section applies them. `torch.nn.utils.clip_grad_norm_` multiplies
 # every gradient by `min(1, max_norm / (norm + 1e-6))`; `gluon.utils.clip_global_norm` by
 # `min(1, max_norm / (norm + 1e-8))`. The relative difference is about
 # `1e-6 / norm`: large enough to separate a float64 lockstep (§10), and MXNet's cannot take
