@@ -21,7 +21,7 @@ endif
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
 .PHONY: wheelhouse all setup setup-nomxnet lint test test-nomxnet portability book notebooks sync \
-        cheatsheet errors status clean help
+        cheatsheet errors status migrate-catalogue migrate-page clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -168,6 +168,16 @@ errors: setup
 ## status: rewrite book/status.md from the notebooks' stored runs (after `make notebooks`)
 status: setup
 	$(BIN)/python tools/make_status.py
+
+## migrate-catalogue: rewrite src/sidebyside/migrate/_catalogue_data.py (sidebyside.migrate's
+## counterparts) from the API map and the notebooks' mapping tables
+migrate-catalogue: setup
+	$(BIN)/python tools/make_migrate_catalogue.py
+
+## migrate-page: rewrite book/migrate_report.md, sidebyside.migrate's reports on the capstones'
+## scripts (after a change to the tool, its catalogue or those scripts)
+migrate-page: setup
+	$(BIN)/python tools/make_migrate_page.py
 
 .PHONY: bench bench-quick benchmarks-page
 ## bench: time PyTorch against Gluon in fresh processes (every configuration, workload,

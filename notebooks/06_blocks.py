@@ -22,6 +22,7 @@
 # **Time**: about 40 minutes.
 
 # %% tags=["nbval-ignore-output"]
+import copy
 import inspect
 import os
 import tempfile
@@ -228,6 +229,35 @@ assert 'Unexpected key(s) in state_dict: "1.weight", "1.bias"' in key_error.mess
 assert transfer.gluon_to_torch(mx_seq, pt_seq) == [("0", "0"), ("2", "1")]
 compare.assert_same(pt_seq(to_pt(x6)), mx_seq(to_mx(x6)), atol=1e-6)
 "keys differ (0/1 against 0/2); pairing the layers copies them"
+
+# %% [markdown]
+# Legacy scripts often write the activation as a layer of its own, as PyTorch does:
+# `gluon.nn.Activation("relu")` is `nn.ReLU()` (`"sigmoid"` is `nn.Sigmoid()`, `"tanh"` is
+# `nn.Tanh()`), and `net = gluon.nn.HybridSequential()` (or `Sequential()`) followed by
+# `net.add(a, b, …)` is `nn.Sequential(a, b, …)`. Built that way, the Gluon stack has
+# PyTorch's positions: its checkpoint keys are `state_dict()`'s and the weights copy
+# position by position. **Check** (float64): the same outputs with copied weights and each
+# activation's outputs, within 1e-12; the same keys.
+
+# %%
+pt_seq64 = copy.deepcopy(pt_seq).double()          # nn.Sequential(Linear, ReLU, Linear)
+mx_seq64 = gluon.nn.HybridSequential()             # gluon.nn.Sequential() works the same
+mx_seq64.add(gluon.nn.Dense(16), gluon.nn.Activation("relu"), gluon.nn.Dense(3))
+mx_seq64.initialize(mx.init.Zero(), ctx=mx_ctx)    # the weights come from PyTorch
+mx_seq64.cast("float64")
+x64 = np.random.default_rng(SEED).normal(size=(4, 6))
+assert transfer.torch_to_gluon(pt_seq64, mx_seq64) == [("0", "0"), ("2", "2")]
+mx_y64 = mx_seq64(mx.nd.array(x64, ctx=mx_ctx, dtype="float64"))
+assert mx_y64.dtype == np.float64
+compare.assert_same(pt_seq64(to_pt(x64)), mx_y64, atol=1e-12)
+with tempfile.TemporaryDirectory() as tmp:
+    mx_seq64.save_parameters(os.path.join(tmp, "seq64.params"))
+    assert list(mx.nd.load(os.path.join(tmp, "seq64.params"))) == list(pt_seq64.state_dict())
+z64 = 4 * np.random.default_rng(SEED).normal(size=(5, 7))
+for pt_act, mx_act in ((nn.ReLU(), "relu"), (nn.Sigmoid(), "sigmoid"), (nn.Tanh(), "tanh")):
+    compare.assert_same(pt_act(to_pt(z64)), gluon.nn.Activation(mx_act)(
+        mx.nd.array(z64, ctx=mx_ctx, dtype="float64")), atol=1e-12)
+"add(Dense, Activation('relu'), Dense) = Sequential(Linear, ReLU, Linear): outputs and keys"
 
 # %% [markdown]
 # ## 2. Parameters and initialisers
@@ -816,6 +846,8 @@ outcomes
 # | | PyTorch | MXNet Gluon 1.x |
 # |---|---|---|
 # | custom block | `class M(nn.Module)` + `forward` | `class M(gluon.Block)` + `forward` (`HybridBlock`: [notebook 7](07_hybridize_export.ipynb)) |
+# | a stack of layers | `nn.Sequential(a, b)` | `net = nn.HybridSequential()` + `net.add(a, b)` (also `nn.Sequential()`) |
+# | an activation layer | `nn.ReLU()`, `nn.Sigmoid()`, `nn.Tanh()` | `nn.Activation('relu')`, `nn.Activation('sigmoid')`, `nn.Activation('tanh')` |
 # | layer sizes | `nn.Linear(d_in, d_out)`, or `nn.LazyLinear(d_out)` | `gluon.nn.Dense(d_out)` (`in_units` inferred) |
 # | parameter names | `named_parameters()`: `hidden.weight` | `collect_params()`: `gluonmlp0_dense0_weight` |
 # | checkpoint keys of a `Sequential` | `state_dict()`: `0.weight`, `2.weight` (every layer counts) | `save_parameters()`: `0.weight`, `1.weight` (only `add()`ed blocks count) |

@@ -629,6 +629,10 @@ folder.cleanup()
 # The seed articles do not cover converting models; their save/load rows are checked in
 # [notebook 13](13_serialization.ipynb).
 #
+# To port the script that trained the model as well,
+# `python -m sidebyside.migrate your_script.py` lists each MXNet construct in it with its
+# checked PyTorch counterpart ([notebook 21](21_migrate_your_script.ipynb) walks through it).
+#
 # ## Exercises
 #
 # 1. Convert Gluon's `resnet50_v1` into torchvision's `resnet50`. Read the refusal: which

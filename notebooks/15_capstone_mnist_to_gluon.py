@@ -427,6 +427,10 @@ work.cleanup()
 # | `torch.manual_seed(seed)` | `mx.random.seed(seed)`, `np.random.seed(seed)` | [3](03_mnist_mlp.ipynb) |
 # | `torch.save(model.state_dict(), "mnist_cnn.pt")` | `model.save_parameters("mnist_cnn.params")`; either converts to the other | [13](13_serialization.ipynb), [14](14_converting_models.ipynb) |
 #
+# To get this list for your own script:
+# `python -m sidebyside.migrate your_script.py --to gluon`
+# ([notebook 21](21_migrate_your_script.ipynb) walks through it).
+#
 # ## Exercises
 #
 # 1. Port the slip of §6 the other way: give PyTorch's `Adadelta` `eps=1e-5` and Gluon's the

@@ -515,6 +515,10 @@ assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie 
 # | `mx.random.seed(opt.seed)` | `torch.manual_seed(opt.seed)` | [3](03_mnist_mlp.ipynb) |
 # | `argparse` flags | the same flags | §8 |
 #
+# To get this list for your own script: `python -m sidebyside.migrate your_script.py`
+# (`--write DIR` adds a draft port; [notebook 21](21_migrate_your_script.ipynb) walks
+# through it).
+#
 # ## Exercises
 #
 # 1. Give the port `xavier_uniform_(w, gain=math.sqrt(2.24))` — the spelling that looks

@@ -139,6 +139,80 @@ assert mx_after_stray == [[0, 1, 2, 3], [4, 5, 6, 7]]           # 8 and 9 are go
 "no reset(), no batches; every for over a DataLoader is an epoch"
 
 # %% [markdown]
+# ### A hand-written iterator: `mx.io.DataIter` ↔ `IterableDataset`
+#
+# Legacy scripts often write their own iterator: a subclass of `mx.io.DataIter` whose
+# `next()` builds each `mx.io.DataBatch(data=[x], label=[y])` and raises `StopIteration` at
+# the end of an epoch, and whose `reset()` rewinds it. (A network bound by the Module API
+# also needs `provide_data` and `provide_label`.)
+#
+# **MXNet**
+
+# %% tags=["mxnet"]
+class MyIter(mx.io.DataIter):
+    """Batches of X and y in order, the legacy way: next() and reset()."""
+
+    def __init__(self, X, y, batch_size):
+        super().__init__(batch_size)
+        self.X, self.y, self.start = X, y, 0
+
+    def reset(self):
+        self.start = 0
+
+    def next(self):
+        if self.start >= len(self.X):
+            raise StopIteration
+        end = self.start + self.batch_size
+        xb, yb = self.X[self.start:end], self.y[self.start:end]
+        self.start = end
+        return mx.io.DataBatch(data=[mx.nd.array(xb)], label=[mx.nd.array(yb)])
+
+
+mx_my_iter = MyIter(X, y, batch_size=4)
+[b.label[0].asnumpy().astype(int).tolist() for b in mx_my_iter]
+
+# %% [markdown]
+# **PyTorch**: an `IterableDataset` whose `__iter__` yields the batches as `(x, y)` tuples
+# (a map-style `Dataset` of samples + `DataLoader(ds, batch_size=4)` is the other way, the
+# one above). `batch_size=None` tells the `DataLoader` that the dataset batches itself. No
+# `reset()`: each `for` calls `__iter__` again.
+
+# %% tags=["pytorch"]
+class MyData(torch.utils.data.IterableDataset):
+    """The same batches: __iter__ yields (x, y); every for starts an epoch."""
+
+    def __init__(self, X, y, batch_size):
+        super().__init__()
+        self.X, self.y, self.batch_size = X, y, batch_size
+
+    def __iter__(self):
+        for start in range(0, len(self.X), self.batch_size):
+            end = start + self.batch_size
+            yield torch.from_numpy(self.X[start:end]), torch.from_numpy(self.y[start:end])
+
+
+pt_my_loader = DataLoader(MyData(X, y, batch_size=4), batch_size=None)
+[yb.int().tolist() for _, yb in pt_my_loader]
+
+# %% [markdown]
+# **Check**: two epochs (`reset()` between them on the MXNet side), the same arrays in the
+# same batches, and the same batches as `TensorDataset` + `DataLoader`:
+
+# %%
+mx_my_epochs = []
+for _ in range(2):
+    mx_my_iter.reset()
+    mx_my_epochs.append([(b.data[0].asnumpy(), b.label[0].asnumpy()) for b in mx_my_iter])
+pt_my_epochs = [[(xb.numpy(), yb.numpy()) for xb, yb in pt_my_loader] for _ in range(2)]
+assert [len(e) for e in mx_my_epochs] == [len(e) for e in pt_my_epochs] == [3, 3]
+for mx_batch, pt_batch in zip(mx_my_epochs[0] + mx_my_epochs[1],
+                              pt_my_epochs[0] + pt_my_epochs[1]):
+    for mx_a, pt_a in zip(mx_batch, pt_batch):      # data, then label
+        assert mx_a.shape == pt_a.shape and np.array_equal(mx_a, pt_a)
+assert [yb.tolist() for _, yb in pt_my_loader] == [yb.tolist() for _, yb in pt_loader]
+"DataIter.next() -> DataBatch(data=[x], label=[y]) is IterableDataset.__iter__ -> (x, y)"
+
+# %% [markdown]
 # ### `'pad'` in PyTorch, and the metric that must skip it
 #
 # `DataLoader` never pads. To feed a legacy network that needs full batches, give the
@@ -804,6 +878,8 @@ assert mx_as_iter.provide_label[0].name == "softmax_label"
 # | `NDArrayIter(X, y, batch_size, last_batch_handle='roll_over')` | — | Gluon: `DataLoader(ds, batch_size, last_batch='rollover')` (§1) |
 # | `batch.data[0]`, `batch.label[0]`, `batch.pad` | `x, y = batch` | a `DataLoader` never pads (§1) |
 # | `it.reset()` | — | every `for` over a `DataLoader` is an epoch (§1) |
+# | `class MyIter(mx.io.DataIter)` with `MyIter.next()`, `MyIter.reset()` | `class MyData(torch.utils.data.IterableDataset)` with `MyData.__iter__()`, then `DataLoader(MyData(), batch_size=None)` | or a `Dataset` + `DataLoader`; no `reset()` (§1) |
+# | `mx.io.DataBatch(data=[x], label=[y])` | `(x, y)` | what `next()` returns (§1) |
 # | `it.provide_data`, `it.provide_label` | `next(iter(loader))[0].shape` | the label is named `softmax_label` (§1) |
 # | `mx.io.MNISTIter(image=, label=, batch_size=128)` | `DataLoader(FashionMNIST(root, transform=lambda img: pil_to_tensor(img).float() / 256), 128, drop_last=True)` | /256, not `ToTensor`'s /255 (§2) |
 # | `MNISTIter(shuffle=True, seed=s)` | `DataLoader(ds, batch_size, sampler=perm)` | the default: one permutation, the same every epoch (§2) |

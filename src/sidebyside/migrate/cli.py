@@ -1,0 +1,147 @@
+"""``python -m sidebyside.migrate``: scan a legacy script or folder, print a verified migration
+plan, and optionally write a draft port.
+
+Exit codes (CONTRIBUTING.md): 0 done (files skipped are listed in the report); 1 a path that
+cannot be scanned, an ``--out``/``--write`` target that is refused (nothing written); 2 bad
+flags.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from . import gotchas, report, rewrite
+
+EPILOG = """examples:
+  python -m sidebyside.migrate train.py                     (MXNet -> PyTorch, on the terminal)
+  python -m sidebyside.migrate src/ --format md --out plan.md
+  python -m sidebyside.migrate src/ --write ../src-torch    (draft port + MIGRATION.md there)
+  python -m sidebyside.migrate main.py --to gluon           (a PyTorch script -> Gluon)
+  python -m sidebyside.migrate --rules                      (the rewrite rules and detectors)
+
+Links point into the book (notebooks/NN_topic.ipynb#section, relative to its root; in a
+clone of the collection they are the notebooks themselves); --link-base prefixes them.
+
+exit codes: 0 done (skipped files are listed); 1 a path that cannot be scanned, or an
+--out/--write target refused (nothing written); 2 bad flags"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m sidebyside.migrate",
+        description="Scan a legacy MXNet script or folder (or a PyTorch one, --to gluon): "
+                    "each construct with its executed counterpart, the gotchas that apply, "
+                    "the notebook that teaches it; optionally a draft port.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("path", nargs="?", help="a .py file or a folder (scanned recursively)")
+    p.add_argument("--to", choices=sorted(report.DIRECTIONS), default="torch",
+                   help="the framework to port to (default: torch; gluon reads a PyTorch "
+                        "script)")
+    p.add_argument("--format", choices=("text", "md", "json"), default="text",
+                   help="the report's format (default: text)")
+    p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
+    p.add_argument("--write", metavar="DIR",
+                   help="write a draft port of every file to DIR (new or empty; outside the "
+                        "scanned folder) and the Markdown report as DIR/MIGRATION.md")
+    p.add_argument("--link-base", default="", metavar="URL",
+                   help="prefix for the report's links (default: relative to the book)")
+    p.add_argument("--rules", action="store_true",
+                   help="list the rewrite rules and gotcha detectors and stop")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"migrate: error: {message}", file=sys.stderr)
+    return 1
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    path, folder = path.resolve(), folder.resolve()
+    return path == folder or folder in path.parents
+
+
+def _rules_text() -> str:
+    out = [f"{len(rewrite.RULES)} rewrite rules (the draft applies them; each is executed "
+           "against MXNet in tests/test_migrate_rewrite.py):"]
+    out += [f"  {r.name:24} {r.before}  ->  {r.after}" for r in rewrite.RULES]
+    for direction in ("torch", "gluon"):
+        found = [d for d in gotchas.DETECTORS if d.direction == direction]
+        out.append(f"{len(found)} gotcha detectors for --to {direction}:")
+        out += [f"  {d.name:30} {d.title} ({d.where})" for d in found]
+    return "\n".join(out) + "\n"
+
+
+def _write_port(rep: report.Report, target: Path, markdown: str) -> int:
+    """Every draft into a fresh folder next to ``target``, then renamed into place: a
+    failure leaves nothing behind."""
+    parent = target.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".migrate-", dir=parent))
+    try:
+        for f in rep.analysed:
+            dest = staging / f.path if Path(rep.root).is_dir() else staging / Path(f.path).name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            # the file's own encoding (a BOM kept); a marker's → in a latin-1 file as \u2192
+            dest.write_bytes(f.draft.source.encode(f.encoding, errors="backslashreplace"))
+        (staging / "MIGRATION.md").write_text(markdown, encoding="utf-8")
+        if target.exists():
+            target.rmdir()  # empty: checked before
+        os.rename(staging, target)
+    except OSError as err:
+        shutil.rmtree(staging, ignore_errors=True)
+        return _fail(f"--write {target}: {err.strerror or err}; nothing written")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.rules:
+        sys.stdout.write(_rules_text())
+        return 0
+    if not args.path:
+        parser.error("give a .py file or a folder to scan (or --rules)")
+    scanned = Path(args.path)
+    folder = scanned if scanned.is_dir() else scanned.parent
+    target = Path(args.write) if args.write else None
+    if target is not None:
+        if scanned.exists() and _inside(target, folder):
+            return _fail(f"--write {args.write}: inside the scanned folder {folder}; "
+                         "migrate never writes there (give a folder outside it)")
+        if target.exists() and (not target.is_dir() or any(target.iterdir())):
+            return _fail(f"--write {args.write}: not an empty folder; give a new or empty "
+                         "one (nothing written)")
+    if args.out and scanned.exists() and _inside(Path(args.out), folder):
+        return _fail(f"--out {args.out}: inside the scanned folder {folder}; migrate never "
+                     "writes there (give a path outside it)")
+    try:
+        rep = report.scan(args.path, args.to)
+    except report.ScanError as err:
+        return _fail(str(err))
+    text = report.render(rep, args.format, args.link_base)
+    if target is not None:
+        md = text if args.format == "md" else report.render(rep, "md", args.link_base)
+        code = _write_port(rep, target, md)
+        if code:
+            return code
+    if args.out:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as err:
+            return _fail(f"--out {args.out}: {err.strerror or err}")
+        t = rep.totals()
+        print(f"migrate: {t['constructs']} constructs in {t['files']} "
+              f"file{'' if t['files'] == 1 else 's'}, report in {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    if target is not None:
+        k = len(rep.analysed)
+        print(f"migrate: draft port of {k} file{'' if k == 1 else 's'} in {target} "
+              f"(MIGRATION.md: the report; '# >>>>>> migrate' lines mark each decision)",
+              file=sys.stderr)
+    return 0

@@ -1,0 +1,531 @@
+"""Read a script's AST and name every MXNet (or PyTorch) construct it uses: :func:`analyse`.
+
+What is resolved, and how sure it is (:attr:`Site.how`):
+
+- ``"import"`` — the name follows from the script's imports: ``import mxnet as mx``, ``from
+  mxnet import gluon, nd, autograd as ag``, ``from mxnet.gluon import nn``, ``import
+  mxnet.ndarray as nd``, in any scope; attribute chains from there (``mx.gluon.utils.
+  split_and_load``); a class's bases (``class Net(gluon.HybridBlock)``);
+- ``"inferred"`` — a method or attribute on a variable whose type an assignment in the same
+  file gives (``mod = mx.mod.Module(…)`` → ``mod.fit`` is ``mx.mod.Module.fit``; ``self.fc =
+  nn.Dense(…)`` in a Block; ``for batch in train_iter`` over an ``mx.io`` iterator gives a
+  ``DataBatch``), or ``self`` inside a class that derives from a Gluon Block;
+- ``"guessed"`` — ``F.X`` inside ``hybrid_forward(self, F, …)`` (``F`` is ``mx.nd`` or
+  ``mx.sym``; named ``mx.nd.X``), and a method only one framework's objects have
+  (``x.asnumpy()``, ``net.collect_params()``) on a receiver of unknown type.
+  :attr:`Site.reason` says why.
+
+Standard library only.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from . import names
+
+__all__ = ["Site", "Analysis", "analyse", "module_classes", "module_name"]
+
+
+@dataclass(frozen=True)
+class Site:
+    """One use of a framework construct in a script."""
+
+    path: str          # the file, as given to analyse()
+    line: int          # 1-based
+    col: int           # 0-based, as ast gives it
+    end_line: int
+    end_col: int
+    name: str          # canonical (names.canonical): "mx.nd.concat", "mx.gluon.Trainer.step"
+    kind: str          # "call", "attribute", "method", "class", "def", "with", "import"
+    framework: str     # names.MXNET or names.TORCH
+    how: str = "import"  # "import", "inferred" or "guessed"
+    reason: str = ""     # for "inferred"/"guessed": from what
+    text: str = ""       # the source of the construct, first line only
+    node: ast.AST | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+    @property
+    def tail(self) -> str:
+        return self.name.rsplit(".", 1)[-1]
+
+
+@dataclass
+class Analysis:
+    """What :func:`analyse` found in one file."""
+
+    path: str
+    source: str
+    tree: ast.Module
+    aliases: dict[str, str]          # local name -> canonical module/object
+    sites: list[Site]
+    types: dict[str, str]            # "net", "self.fc" -> canonical class (inferred)
+    block_classes: dict[str, str]    # class name in the file -> its framework base
+    _names: dict[int, tuple[str, str, str]] = field(default_factory=dict, repr=False)
+    _lines: _Lines | None = field(default=None, repr=False)
+    _nodes: list | None = field(default=None, repr=False)
+
+    def qualname(self, node: ast.AST) -> str | None:
+        """The canonical name of an expression (a name, an attribute chain, or a call's
+        function), or ``None`` if it is not a framework construct."""
+        if isinstance(node, ast.Call):
+            node = node.func
+        hit = self._names.get(id(node))
+        return hit[0] if hit else None
+
+    def site_at(self, node: ast.AST) -> Site | None:
+        """The site recorded for ``node`` (the Call, Attribute, ClassDef … itself)."""
+        for site in self.sites:
+            if site.node is node:
+                return site
+        return None
+
+    def framework_sites(self, framework: str) -> list[Site]:
+        return [s for s in self.sites if s.framework == framework]
+
+    def segment(self, node: ast.AST) -> str:
+        """The source text of ``node`` (``""`` if it has no position)."""
+        if self._lines is None:
+            self._lines = _Lines(self.source)
+        return self._lines.segment(node)
+
+    def nodes(self) -> list[ast.AST]:
+        """Every node of the tree, in ``ast.walk`` order (computed once)."""
+        if self._nodes is None:
+            self._nodes = list(ast.walk(self.tree))
+        return self._nodes
+
+
+class _Lines:
+    """A source's line starts, for segments in O(length) (``ast.get_source_segment`` splits the
+    whole file at every call)."""
+
+    def __init__(self, source: str):
+        self.lines = source.splitlines(keepends=True)
+
+    def segment(self, node) -> str:
+        try:
+            first, last = node.lineno - 1, node.end_lineno - 1
+            col, end = node.col_offset, node.end_col_offset
+        except AttributeError:
+            return ""
+        if first < 0 or last >= len(self.lines) or end is None:
+            return ""
+        if first == last:
+            raw = self.lines[first].encode()[col:end]
+            return raw.decode("utf-8", "replace")
+        head = self.lines[first].encode()[col:].decode("utf-8", "replace")
+        tail = self.lines[last].encode()[:end].decode("utf-8", "replace")
+        return head + "".join(self.lines[first + 1:last]) + tail
+
+
+def _dotted(node) -> list[str] | None:
+    """``['a', 'b', 'c']`` for ``a.b.c``; ``None`` for anything else."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return parts[::-1]
+    return None
+
+
+def _is_framework_module(dotted: str) -> bool:
+    head = dotted.split(".", 1)[0]
+    return head in ("mxnet", "torch", "torchvision", "torchmetrics", "gluoncv")
+
+
+class _Imports(ast.NodeVisitor):
+    """Every alias the file's imports define (all scopes: a script's function-level imports
+    count too)."""
+
+    def __init__(self, local_classes=None):
+        self.local_classes = local_classes or {}
+        self.local: dict[str, str] = {}  # imported classes of the scanned code -> their base
+        self.aliases: dict[str, str] = {}
+        self.sites: list[tuple[ast.AST, str, str]] = []
+
+    def visit_Import(self, node):
+        for a in node.names:
+            if not _is_framework_module(a.name):
+                continue
+            if a.asname:
+                self.aliases[a.asname] = names.canonical(a.name)
+            else:
+                top = a.name.split(".", 1)[0]
+                self.aliases[top] = names.canonical(top)
+            self.sites.append((node, names.canonical(a.name), a.name))
+
+    def visit_ImportFrom(self, node):
+        if node.module and not node.level and not _is_framework_module(node.module):
+            for a in node.names:  # a class of the scanned code: from data import FirstBatches
+                base = self.local_classes.get(f"{node.module}.{a.name}")
+                if base:
+                    self.local[a.asname or a.name] = base
+            return
+        if not node.module or node.level:
+            return
+        base = names.canonical(node.module)
+        for a in node.names:
+            if a.name == "*":
+                self.sites.append((node, base + ".*", f"from {node.module} import *"))
+                continue
+            full = names.canonical(f"{base}.{a.name}")
+            self.aliases[a.asname or a.name] = full
+            self.sites.append((node, full, f"{node.module}.{a.name}"))
+
+
+class _Walker(ast.NodeVisitor):
+    def __init__(self, path, source, aliases, direction):
+        self.path, self.source, self.aliases = path, source, aliases
+        self.lines = _Lines(source)
+        self.user_attrs: set[str] = set()
+        self.framework = direction
+        self.sites: list[Site] = []
+        self.names: dict[int, tuple[str, str, str]] = {}
+        self.types: dict[str, str] = {}
+        self.block_classes: dict[str, str] = {}
+        self.scope_f: list[str | None] = [None]   # the F of the hybrid_forward we are in
+        self.class_stack: list[str | None] = []   # the framework base of the classes we are in
+
+    # -- naming ------------------------------------------------------------------------
+    def _resolve(self, node) -> tuple[str, str, str] | None:
+        """(canonical name, how, reason) of a name or attribute chain, if it is a
+        framework construct."""
+        parts = _dotted(node)
+        if not parts:
+            if isinstance(node, ast.Attribute):  # f(x).asnumpy(), a[0].context
+                inner = node.value.func if isinstance(node.value, ast.Call) else None
+                got = self._resolve(inner) if inner is not None else None
+                kind = names.class_of_call(got[0]) if got else None
+                if kind is None and isinstance(inner, ast.Name) and \
+                        inner.id in self.block_classes:  # Net(…).to(device): a user's block
+                    kind = _self_type(self.block_classes[inner.id])
+                    got = (inner.id, "inferred", "")
+                if kind and "." in kind and not kind.startswith(("list[", "dict[")) \
+                        and names.framework_of(kind):
+                    return (names.canonical(f"{kind}.{node.attr}"), "inferred",
+                            f"{got[0]}(…) gives a {kind}")
+                return self._method_guess(node.attr, "the receiver is an expression")
+            return None
+        head, rest = parts[0], parts[1:]
+        f_name = self.scope_f[-1]
+        if head == f_name and rest:
+            if rest[0] in ("np", "npx") and len(rest) > 1:  # F.npx.relu: the 2.x interface
+                return (names.canonical("mx." + ".".join(rest)), "guessed",
+                        f"{head} in hybrid_forward is mx.nd or mx.sym; {head}.{rest[0]} is "
+                        f"mx.{rest[0]}")
+            return (names.canonical("mx.nd." + ".".join(rest)), "guessed",
+                    f"{head} in hybrid_forward is mx.nd or mx.sym")
+        if head in self.aliases:
+            return names.canonical(".".join([self.aliases[head], *rest])), "import", ""
+        # a variable of known type, then its attributes: net.fc.weight …
+        for k in range(len(parts) - 1, 0, -1):
+            key = ".".join(parts[:k])
+            if key in self.types:
+                kind = self.types[key]
+                attr = parts[k]
+                if kind.startswith("list[") or len(parts) - k > 1:
+                    return None  # net.fc.weight: the user's own structure below a typed name
+                if head == "self" and attr in self.user_attrs:
+                    return None  # self.fc, self.batch: set or defined in this file
+                if head == "self" and k == 1:
+                    reason = "self in a class derived from " + self.class_stack[-1] \
+                        if self.class_stack and self.class_stack[-1] else f"{key}: {kind}"
+                else:
+                    reason = f"{key} is a {kind}"
+                return names.canonical(f"{kind}.{attr}"), "inferred", reason
+            if head == "self":
+                break
+        if len(parts) == 2 and head != "self":
+            hint = names.hinted_class(head, self.framework)
+            if hint and parts[1] in names.methods_of(hint[0]):
+                return (f"{hint[0]}.{parts[1]}", "guessed",
+                        f"{head} is named like a {hint[0]} (the word {hint[1]!r}); its type "
+                        "is not known")
+        if rest:
+            return self._method_guess(rest[-1], f"the type of {'.'.join(parts[:-1])} is "
+                                                 "not known")
+        return None
+
+    def _method_guess(self, attr, why):
+        owners = names.METHOD_OWNERS if self.framework == names.MXNET \
+            else names.TORCH_METHOD_OWNERS
+        if attr in owners and attr not in _GENERIC.get(self.framework, ()):
+            owner = owners[attr]
+            return f"{owner}.{attr}", "guessed", f"{why}; {attr} is an {owner} name"
+        return None
+
+    def _add(self, node, kind, resolved, text_node=None):
+        name, how, reason = resolved
+        fw = names.framework_of(name)
+        if fw is None:
+            return
+        seg = self.lines.segment(text_node or node)
+        self.sites.append(Site(self.path, node.lineno, node.col_offset,
+                               getattr(node, "end_lineno", node.lineno) or node.lineno,
+                               getattr(node, "end_col_offset", 0) or 0, name, kind, fw,
+                               how, reason, seg.splitlines()[0] if seg else "", node))
+
+    # -- visitors ----------------------------------------------------------------------
+    def visit_ClassDef(self, node):
+        base_fw = None
+        for b in node.bases:
+            r = self._resolve(b)
+            if r:
+                self.names[id(b)] = r
+                self._add(node, "class", r, b)
+                base_fw = r[0]
+            elif isinstance(b, ast.Name) and b.id in self.block_classes:
+                base_fw = self.block_classes[b.id]
+        if base_fw:
+            self.block_classes[node.name] = base_fw
+        self.class_stack.append(base_fw)
+        saved = self.types.get("self")
+        if base_fw:
+            self.types["self"] = _self_type(base_fw)
+        for d in node.decorator_list:
+            self.visit(d)
+        for stmt in node.body:
+            self.visit(stmt)
+        self.class_stack.pop()
+        if saved is None:
+            self.types.pop("self", None)
+        else:
+            self.types["self"] = saved
+
+    def visit_FunctionDef(self, node):
+        f_name = None
+        in_block = bool(self.class_stack and self.class_stack[-1]
+                        and self.class_stack[-1].startswith("mx."))
+        if node.name == "hybrid_forward" and len(node.args.args) >= 2:
+            f_name = node.args.args[1].arg
+            if in_block:
+                self._add(node, "def", ("mx.gluon.HybridBlock.hybrid_forward", "inferred",
+                                        f"defined in a class derived from "
+                                        f"{self.class_stack[-1]}"))
+        self.scope_f.append(f_name if f_name else self.scope_f[-1])
+        for d in node.decorator_list:
+            self.visit(d)
+        self.visit(node.args)
+        # a function's own scope: its parameters shadow what the names meant outside, and
+        # what it binds stays inside (but what it sets on self is the class's)
+        saved = dict(self.types)
+        a = node.args
+        for arg in [*a.posonlyargs, *a.args, *a.kwonlyargs, a.vararg, a.kwarg]:
+            if arg is not None and arg.arg != "self":
+                for key in [k for k in self.types if k == arg.arg or
+                            k.startswith(arg.arg + ".")]:
+                    del self.types[key]
+        for stmt in node.body:
+            self.visit(stmt)
+        on_self = {k: v for k, v in self.types.items() if k.startswith("self.")}
+        self.types = {**saved, **on_self}
+        self.scope_f.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        for t in node.targets:
+            self.visit(t)
+        kind = self._type_of(node.value)
+        for t in node.targets:
+            self._bind(t, kind, node.value)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.visit(node.value)
+            self._bind(node.target, self._type_of(node.value), node.value)
+        self.visit(node.target)
+
+    def _bind(self, target, kind, value):
+        key = ".".join(_dotted(target) or []) if isinstance(target, (ast.Name, ast.Attribute)) \
+            else None
+        if key:
+            if kind:
+                self.types[key] = kind
+            else:
+                self.types.pop(key, None)
+
+    def _type_of(self, value) -> str | None:
+        if isinstance(value, ast.Call):
+            func = value.func
+            if isinstance(func, ast.Name) and func.id in self.block_classes:
+                return _self_type(self.block_classes[func.id])
+            key = ".".join(_dotted(func) or [])
+            if key in self.types and self.types[key] in (names.BLOCK, names.MODULE):
+                return names.NDARRAY if self.types[key] == names.BLOCK else names.TENSOR
+            name = self.names.get(id(func))
+            if name:
+                return names.class_of_call(name[0])
+            return None
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            key = ".".join(_dotted(value) or [])
+            return self.types.get(key)
+        if isinstance(value, ast.BinOp):
+            return self._type_of(value.left) or self._type_of(value.right)
+        return None
+
+    def visit_For(self, node):
+        self.visit(node.iter)
+        kind = self._type_of(node.iter)
+        if isinstance(node.iter, ast.Call) and isinstance(node.iter.func, ast.Name) \
+                and node.iter.func.id == "enumerate" and node.iter.args:
+            kind = self._type_of(node.iter.args[0])
+            if kind and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2:
+                self._bind(node.target.elts[1], _ITEMS.get(kind), None)
+        elif kind:
+            self._bind(node.target, _ITEMS.get(kind), None)
+        self.visit(node.target)
+        for stmt in node.body + node.orelse:
+            self.visit(stmt)
+
+    def visit_With(self, node):
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.visit(item.optional_vars)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    def visit_Call(self, node):
+        r = self._resolve(node.func)
+        if r:
+            self.names[id(node.func)] = r
+            owner = r[0].rpartition(".")[0].rpartition(".")[2]
+            method = isinstance(node.func, ast.Attribute) and owner[:1].isupper()
+            self._add(node, "method" if method else "call", r)
+            self._visit_inside(node.func)
+        else:
+            self.visit(node.func)
+        for a in node.args:
+            self.visit(a)
+        for k in node.keywords:
+            self.visit(k.value)
+
+    def _visit_inside(self, func):
+        # the receiver of a method call may hold calls of its own: f(x).asnumpy()
+        node = func.value if isinstance(func, ast.Attribute) else None
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if node is not None and not isinstance(node, ast.Name):
+            self.visit(node)
+
+    def visit_Attribute(self, node):
+        r = self._resolve(node)
+        if r:
+            self.names[id(node)] = r
+            if not (r[0] in _PLAIN_MODULES):
+                self._add(node, "attribute", r)
+            self._visit_inside(node)
+        else:
+            self.generic_visit(node)
+
+    def visit_Name(self, node):
+        if node.id in self.aliases and isinstance(node.ctx, ast.Load):
+            name = self.aliases[node.id]
+            self.names[id(node)] = (name, "import", "")
+            if name not in _PLAIN_MODULES and name.count(".") >= 1:
+                self._add(node, "attribute", (name, "import", ""))
+
+
+def _self_type(base: str) -> str:
+    """What ``self`` is in a class derived from ``base``: a Block for Gluon's blocks, a
+    Module for torch.nn's, else the base itself (``mx.io.DataIter``, ``mx.metric.EvalMetric``)."""
+    if base.startswith(("mx.gluon.nn.", "mx.gluon.rnn.", "mx.gluon.loss.")) or base in (
+            "mx.gluon.Block", "mx.gluon.HybridBlock", "mx.gluon.SymbolBlock"):
+        return names.BLOCK
+    if base.startswith("torch.nn.") and base.count(".") == 2:
+        return names.MODULE
+    return base
+
+
+def _user_attrs(tree: ast.AST) -> set[str]:
+    """The attributes a file gives ``self`` (``self.fc = …``) and the methods its classes
+    define: the user's own names, never framework constructs."""
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            out.add(node.attr)
+        elif isinstance(node, ast.ClassDef):
+            out.update(n.name for n in node.body
+                       if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return out
+
+
+#: method names too common to guess an owner from (a user's own classes have them)
+_GENERIC = {names.MXNET: {"update", "reset", "get", "next", "backward", "flatten", "fit",
+                          "score", "predict", "summary", "export", "cast", "detach",
+                          "astype", "context", "grad", "learning_rate", "topk",
+                          "expand_dims", "swapaxes", "one_hot", "broadcast_to"},
+            names.TORCH: {"to", "sum", "mean", "size", "type", "float", "long", "double",
+                          "clone", "view", "eq", "argmax", "squeeze", "unsqueeze", "cpu",
+                          "train", "eval", "apply", "modules", "children", "backward",
+                          "detach", "contiguous", "permute", "tolist"}}
+#: what iterating over a value of each type gives
+_ITEMS = {names.DATAITER: names.DATABATCH, "mx.gluon.data.DataLoader": f"list[{names.NDARRAY}]",
+          names.TORCH_LOADER: f"list[{names.TENSOR}]"}
+#: module names that are not constructs by themselves (their attributes are)
+_PLAIN_MODULES = {"mx", "mx.nd", "mx.np", "mx.npx", "mx.sym", "mx.gluon", "mx.gluon.nn",
+                  "mx.gluon.rnn", "mx.gluon.loss", "mx.gluon.data", "mx.gluon.utils",
+                  "mx.autograd", "mx.init", "mx.io", "mx.mod", "mx.metric", "mx.kv",
+                  "mx.callback", "mx.gluon.model_zoo", "mx.gluon.model_zoo.vision",
+                  "mx.gluon.data.vision", "mx.gluon.data.vision.transforms", "mx.random",
+                  "mx.nd.random", "mx.optimizer", "mx.lr_scheduler", "mx.image",
+                  "mx.gluon.contrib", "mx.contrib", "mx.recordio", "mx.gluon.metric",
+                  "torch", "torch.nn", "torch.nn.functional", "torch.optim",
+                  "torch.optim.lr_scheduler", "torch.utils", "torch.utils.data",
+                  "torchvision", "torchvision.datasets", "torchvision.transforms",
+                  "torchvision.models", "torch.distributed", "torch.cuda", "torch.linalg"}
+
+
+def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
+            local_classes: dict[str, str] | None = None) -> Analysis:
+    """The framework constructs of one file's source.
+
+    ``direction`` is the framework the script is written for: ``"mxnet"`` (the default:
+    guesses name MXNet classes) or ``"torch"``. ``local_classes`` maps the classes other
+    scanned files define on a framework base (``"data.FirstBatches"`` → ``"mx.io.DataIter"``,
+    see :func:`module_classes`): ``from data import FirstBatches`` then types what it builds.
+    Raises ``SyntaxError`` for code that does not parse (the caller says which file).
+    """
+    tree = ast.parse(source, filename=path)
+    imports = _Imports(local_classes)
+    imports.visit(tree)
+    walker = _Walker(path, source, imports.aliases, direction)
+    walker.block_classes.update(imports.local)
+    walker.user_attrs = _user_attrs(tree)
+    walker.visit(tree)
+    sites = [Site(path, node.lineno, node.col_offset, node.end_lineno or node.lineno,
+                  node.end_col_offset or 0, name, "import", names.framework_of(name) or "",
+                  "import", "", text, node)
+             for node, name, text in imports.sites if names.framework_of(name)]
+    sites += walker.sites
+    sites.sort(key=lambda s: (s.line, s.col, s.kind != "import"))
+    return Analysis(path, source, tree, imports.aliases, sites, walker.types,
+                    walker.block_classes, walker.names, walker.lines)
+
+
+def module_name(relative_path: str) -> list[str]:
+    """The names a file can be imported by, from the scanned folder or its own folder:
+    ``pkg/data.py`` → ``["pkg.data", "data"]`` (scripts put their own folder on
+    ``sys.path``)."""
+    parts = relative_path.replace("\\", "/").removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    names_ = [".".join(parts[i:]) for i in range(len(parts)) if parts[i:]]
+    return list(dict.fromkeys(names_))
+
+
+def module_classes(analysis: Analysis, relative_path: str) -> dict[str, str]:
+    """The classes ``analysis`` defines on a framework base, keyed by every importable name:
+    ``{"data.FirstBatches": "mx.io.DataIter", …}``."""
+    return {f"{m}.{cls}": base for m in module_name(relative_path)
+            for cls, base in analysis.block_classes.items()}

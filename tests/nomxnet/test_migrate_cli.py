@@ -1,0 +1,216 @@
+"""``python -m sidebyside.migrate`` as a user meets it: the report's formats, bad input (one
+message each, or a skipped line saying why), a scanned folder never written to, ``--write``
+refusing a non-empty target and leaving nothing behind on failure, and the speed on a 10,000-line
+codebase. Runs in both environments (standard library only, no MXNet)."""
+import ast
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from sidebyside.migrate import cli, report
+
+LEGACY = """\
+import mxnet as mx
+from mxnet import gluon, nd, autograd as ag
+from mxnet.gluon import nn
+
+net = nn.HybridSequential()
+net.add(nn.Dense(64, in_units=784), nn.Activation('relu'), nn.Dense(10, in_units=64))
+net.initialize(mx.init.Xavier(magnitude=2.24))
+trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+
+
+def step(x, y):
+    with ag.record():
+        loss = loss_fn(net(x), y)
+    loss.backward()
+    trainer.step(x.shape[0])
+    mx.profiler.set_config(profile_all=True)
+    return nd.concat(x, x).asnumpy(), my_own_thing(x)
+"""
+
+
+def run(*args, cwd=None):
+    proc = subprocess.run([sys.executable, "-m", "sidebyside.migrate", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def tree_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(folder.rglob("*")):
+        h.update(str(p.relative_to(folder)).encode())
+        if p.is_file():
+            h.update(p.read_bytes())
+    return h.hexdigest()
+
+
+@pytest.fixture
+def project(tmp_path):
+    src = tmp_path / "legacy"
+    (src / "pkg").mkdir(parents=True)
+    (src / "train.py").write_text(LEGACY)
+    (src / "pkg" / "__init__.py").write_text("")
+    (src / "pkg" / "broken.py").write_text("def f(:\n    pass\n")
+    (src / "pkg" / "blob.py").write_bytes(b"\x00\x01binary\x00")
+    (src / "pkg" / "latin.py").write_bytes("x = 'caf\xe9'\n".encode("latin-1"))
+    (src / "README.txt").write_text("not code")
+    (src / ".venv").mkdir()
+    (src / ".venv" / "hidden.py").write_text("import mxnet as mx\nmx.nd.zeros(1)\n")
+    return src
+
+
+def test_help_and_rules():
+    code, out, _ = run("--help")
+    assert code == 0 and "--write DIR" in out and "exit codes" in out
+    code, out, _ = run("--rules")
+    assert code == 0 and "rewrite rules" in out and "gotcha detectors for --to torch" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "json"])
+def test_report_on_a_folder_lists_sites_skips_and_the_rate(project, fmt):
+    code, out, err = run(project, "--format", fmt)
+    assert code == 0, err
+    if fmt == "json":
+        data = json.loads(out)
+        files = {f["path"]: f for f in data["files"]}
+        skipped = {p: f["skipped"] for p, f in files.items() if f["skipped"]}
+        assert set(skipped) == {"pkg/broken.py", "pkg/blob.py", "pkg/latin.py"}
+        assert "does not parse" in skipped["pkg/broken.py"]
+        assert "binary" in skipped["pkg/blob.py"] and "UTF-8" in skipped["pkg/latin.py"]
+        train = files["train.py"]
+        constructs = [s["construct"] for s in train["sites"]]
+        assert "mx.nd.concat" in constructs and "mx.gluon.Trainer.step" in constructs
+        assert train["mapped"] < train["constructs"]  # the unmapped ones are counted
+        assert train["rate"] == pytest.approx(train["mapped"] / train["constructs"])
+        assert data["summary"]["ignored"] == 1  # README.txt; .venv is not entered
+        assert all(not p.startswith(".venv") for p in files)
+        concat = [s for s in train["sites"] if s["construct"] == "mx.nd.concat"][0]
+        assert "torch.cat(" in concat["counterpart"]["torch"]
+        assert "concat-default-dim" in [g["rule"] for g in concat["gotchas"]]
+    else:
+        for name in ("broken.py", "blob.py", "latin.py"):
+            assert name in out
+        assert "conversion rate" in out
+        assert ("nd.concat(x, x)" if fmt == "md" else "mx.nd.concat") in out
+        assert "hidden.py" not in out
+
+
+def test_bad_paths_give_one_message_each(tmp_path):
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.txt").write_text("x")
+    (tmp_path / "only_data").mkdir()
+    (tmp_path / "only_data" / "a.csv").write_text("1,2")
+    cases = {tmp_path / "missing.py": "no such file or folder",
+             tmp_path / "empty": "it is empty",
+             tmp_path / "only_data": "no .py files in this folder (1 other files)",
+             tmp_path / "notes.txt": "not a .py file"}
+    for path, message in cases.items():
+        code, out, err = run(path)
+        assert (code, out) == (1, ""), (path, err)
+        assert err.count("\n") == 1 and message in err and err.startswith("migrate: error:")
+    code, _, err = run(tmp_path / "empty", "--to", "keras")
+    assert code == 2 and "invalid choice" in err
+    code, _, err = run()
+    assert code == 2 and "give a .py file or a folder" in err
+
+
+def test_write_drafts_that_parse_and_never_touches_the_scanned_folder(project, tmp_path):
+    before = tree_digest(project)
+    target = tmp_path / "port"
+    code, out, err = run(project, "--write", target)
+    assert code == 0, err
+    assert tree_digest(project) == before
+    written = sorted(str(p.relative_to(target)) for p in target.rglob("*") if p.is_file())
+    assert written == ["MIGRATION.md", "pkg/__init__.py", "train.py"]
+    draft = (target / "train.py").read_text()
+    ast.parse(draft)
+    assert "import torch\n" in draft and "# >>>>>> migrate" in draft
+    assert "torch.cat([x, x], dim=1)" in draft  # concat's default dim made explicit
+    assert "my_own_thing(x)" in draft
+    assert "# Migration report" in (target / "MIGRATION.md").read_text()
+
+
+def test_write_refuses_a_non_empty_target_and_the_scanned_folder(project, tmp_path):
+    full = tmp_path / "full"
+    full.mkdir()
+    (full / "keep.txt").write_text("mine")
+    code, _, err = run(project, "--write", full)
+    assert code == 1 and "not an empty folder" in err
+    assert [p.name for p in full.iterdir()] == ["keep.txt"]
+    before = tree_digest(project)
+    for inside in (project / "port", project):
+        code, _, err = run(project, "--write", inside)
+        assert code == 1 and "inside the scanned folder" in err
+    code, _, err = run(project, "--out", project / "plan.md")
+    assert code == 1 and "inside the scanned folder" in err
+    assert tree_digest(project) == before
+
+
+def test_write_into_an_empty_folder_and_a_failure_leaves_nothing(project, tmp_path, monkeypatch):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert cli.main([str(project / "train.py"), "--write", str(empty), "--out",
+                     str(tmp_path / "r.txt")]) == 0
+    assert sorted(p.name for p in empty.iterdir()) == ["MIGRATION.md", "train.py"]
+
+    def broken_rename(src, dst):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "rename", broken_rename)
+    assert cli.main([str(project), "--write", str(tmp_path / "new")]) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty", "legacy", "r.txt"]
+
+
+def test_declared_encodings_and_a_bom_are_read_and_kept_in_the_draft(tmp_path):
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    latin = "# -*- coding: latin-1 -*-\nfrom mxnet import nd\ns = 'caf\xe9'\ny = nd.exp(x)\n"
+    (src / "latin.py").write_bytes(latin.encode("latin-1"))
+    (src / "bom.py").write_bytes(b"\xef\xbb\xbffrom mxnet import nd\ny = nd.exp(x)\n")
+    assert cli.main([str(src), "--write", str(out), "--out", str(tmp_path / "r.txt")]) == 0
+    text = (tmp_path / "r.txt").read_text()
+    assert "skipped:" not in text and "2 files, 6 lines" in text
+    port = (out / "latin.py").read_bytes()
+    assert "caf\xe9".encode("latin-1") in port and b"torch.exp(x)" in port
+    assert (out / "bom.py").read_bytes().startswith(b"\xef\xbb\xbf")
+    ast.parse((out / "bom.py").read_bytes())
+
+
+def test_speed_on_a_ten_thousand_line_codebase(tmp_path):
+    # 200 files x 50 lines: the legacy script above, repeated, with its functions renamed
+    body = LEGACY + "".join(f"\n\ndef extra_{k}(x):\n    return nd.relu(x).asnumpy()\n"
+                            for k in range(10))
+    lines = body.count("\n")
+    for i in range(200):
+        (tmp_path / f"m{i:03d}.py").write_text(body)
+    start = time.perf_counter()
+    rep = report.scan(tmp_path)
+    seconds = time.perf_counter() - start
+    total = rep.totals()
+    assert total["files"] == 200 and total["lines"] >= 200 * lines >= 10_000
+    print(f"\n{total['lines']} lines, {total['files']} files, {total['constructs']} "
+          f"constructs in {seconds:.2f} s: {total['files'] / seconds:.0f} files/s")
+    assert seconds < 60, "a 10k-line codebase must scan in seconds, not minutes"
+
+
+def test_the_package_imports_the_standard_library_only():
+    probe = ("import importlib, json, pkgutil, sys\n"
+             "import sidebyside.migrate as package\n"
+             "for info in pkgutil.walk_packages(package.__path__, 'sidebyside.migrate.'):\n"
+             "    if not info.name.endswith('__main__'):\n"
+             "        importlib.import_module(info.name)\n"
+             "from sidebyside.migrate import report\n"
+             "report.scan_source('import mxnet as mx\\nmx.nd.zeros((2, 3))\\n')\n"
+             "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+             "('mxnet', 'torch', 'numpy', 'torchvision'))\n"
+             "print(json.dumps(heavy))\n")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, timeout=60).stdout
+    assert json.loads(out) == []

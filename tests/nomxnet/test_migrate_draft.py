@@ -1,0 +1,220 @@
+"""The draft writer of :mod:`sidebyside.migrate.rewrite`: where markers and ``import torch``
+land, what survives byte for byte. Standard library, pytest and the package only."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+import pytest
+
+from sidebyside.migrate.resolve import analyse
+from sidebyside.migrate.rewrite import RULES, Marker, draft
+
+HEAD = "from mxnet import nd, gluon\nfrom mxnet.gluon import nn\n"
+
+
+def _draft(src: str, markers=(), **kw):
+    d = draft(analyse(src, "script.py"), list(markers), **kw)
+    ast.parse(d.source)
+    return d
+
+
+def _m(line, rule="r", message="decide"):
+    return Marker(line, rule, message)
+
+
+def _above(lines: list[str], marker_text: str) -> str:
+    """The line right after the marker comment holding ``marker_text``."""
+    hits = [i for i, ln in enumerate(lines) if marker_text in ln and ">>>>>> migrate" in ln]
+    assert len(hits) == 1, lines
+    return lines[hits[0] + 1]
+
+
+def test_marker_comment_format():
+    m = Marker(3, "gotcha-x", "two\n lines", "notebook 8, §6. Title", "notebooks/08_x.ipynb#t")
+    assert m.comment() == ("# >>>>>> migrate [gotcha-x]: two lines "
+                           "(see notebook 8, §6. Title: notebooks/08_x.ipynb#t)")
+    assert Marker(1, "r", "m").comment() == "# >>>>>> migrate [r]: m"
+
+
+def test_marker_inside_a_function_is_indented_like_its_statement():
+    src = HEAD + "def f(x):\n    y = g(x)\n    return y\n"
+    d = _draft(src, [_m(4, message="inside")])
+    lines = d.source.splitlines()
+    i = lines.index("    # >>>>>> migrate [r]: inside")
+    assert lines[i + 1] == "    y = g(x)"
+    assert lines[i - 1] == "def f(x):"
+
+
+def test_marker_in_a_multiline_call_goes_above_the_statement():
+    src = HEAD + "if True:\n    out = g(1,\n            2,\n            3)\n"
+    d = _draft(src, [_m(6, message="mid-call")])
+    lines = d.source.splitlines()
+    assert _above(lines, "mid-call") == "    out = g(1,"
+    assert lines[lines.index("    out = g(1,") - 1].startswith("    # >>>>>> migrate")
+
+
+def test_marker_on_a_decorated_def_goes_above_the_decorators():
+    src = HEAD + "class A:\n    @staticmethod\n    @other(1)\n    def f():\n        pass\n"
+    d = _draft(src, [_m(6, message="on def"), _m(4, message="on deco")])
+    lines = d.source.splitlines()
+    i = lines.index("    @staticmethod")
+    assert lines[i - 2:i] == ["    # >>>>>> migrate [r]: on def",
+                              "    # >>>>>> migrate [r]: on deco"]
+
+
+def test_marker_in_a_with_block_and_on_its_header():
+    src = HEAD + "with ag.record():\n    loss = net(x)\n    loss.backward()\n"
+    d = _draft(src, [_m(4, message="body"), _m(3, message="header")])
+    lines = d.source.splitlines()
+    assert _above(lines, "body") == "    loss = net(x)"
+    assert lines[lines.index("    loss = net(x)") - 1] == "    # >>>>>> migrate [r]: body"
+    assert _above(lines, "header") == "with ag.record():"
+    assert lines[lines.index("with ag.record():") - 1] == "# >>>>>> migrate [r]: header"
+
+
+def test_several_markers_keep_their_order():
+    src = HEAD + "x = 1\ny = 2\n"
+    d = _draft(src, [_m(4, "b", "second"), _m(4, "a", "first"), _m(3, "c", "x")])
+    lines = d.source.splitlines()
+    i = lines.index("y = 2")
+    assert lines[i - 2:i] == ["# >>>>>> migrate [b]: second", "# >>>>>> migrate [a]: first"]
+    assert [m.rule for m in d.marked] == ["b", "a", "c"]
+
+
+def test_marker_after_a_same_line_statement_stays_out_of_the_string():
+    src = HEAD + 's = """a\nb"""; t = 1\n'
+    d = _draft(src, [_m(4, message="t")])
+    assert 's = """a\nb"""; t = 1\n' in d.source
+    assert d.source.index("# >>>>>> migrate [r]: t") < d.source.index('s = """')
+
+
+def test_nothing_to_rewrite_is_byte_identical():
+    src = ("#!/usr/bin/env python\n# -*- coding: utf-8 -*-\n\"\"\"Doc.\"\"\"\n\n"
+           "import os  # keep\n\n\n# a comment\nx = [1,  2]   # spacing kept\r\n")
+    d = _draft(src)
+    assert d.source == src and d.rewritten == [] and d.marked == []
+    unqualified = HEAD + "y = nd.reshape(x, (0, -1))\n"
+    assert _draft(unqualified).source == unqualified
+
+
+def test_import_torch_once_after_docstring_and_future():
+    src = ('"""Module doc\n\nover lines."""\nfrom __future__ import annotations\n\n'
+           "# header comment\n" + HEAD + "a = nd.exp(x)\nb = nd.log(x)\n")
+    d = _draft(src)
+    lines = d.source.splitlines()
+    assert d.source.count("import torch") == 1
+    assert lines.index("import torch") == 6          # after the comment, before the imports
+    assert lines[4:8] == ["", "# header comment", "import torch",
+                          "from mxnet import nd, gluon"]
+    assert [r for _, r in d.rewritten] == ["nd-exp", "nd-log"]
+
+
+def test_import_torch_after_shebang_and_header_comments():
+    src = "#!/usr/bin/env python\n# licence\n" + HEAD + "a = nd.exp(x)\n"
+    lines = _draft(src).source.splitlines()
+    assert lines[:3] == ["#!/usr/bin/env python", "# licence", "import torch"]
+
+
+def test_no_import_when_torch_is_imported_or_nothing_fired():
+    src = "import torch\n" + HEAD + "a = nd.exp(x)\n"
+    d = _draft(src)
+    assert d.source.count("import torch") == 1 and "torch.exp(x)" in d.source
+    marked = _draft(HEAD + "a = f(x)\n", [_m(3)])
+    assert "import torch" not in marked.source
+
+
+def test_import_torch_alone_after_a_docstring():
+    src = '"""Doc."""\nfrom mxnet import nd\n'
+    d = _draft(src, [])
+    assert d.source == src   # nothing fired
+    src2 = '"""Doc."""\nfrom mxnet import nd\ny = nd.exp(x)'   # no final newline
+    lines = _draft(src2).source.splitlines()
+    assert lines == ['"""Doc."""', "import torch", "from mxnet import nd", "y = torch.exp(x)"]
+
+
+def test_comments_and_blank_lines_survive_a_rewrite():
+    src = HEAD + ("\n\n# first\nx = nd.concat(a,   # a comment after a\n"
+                  "              b, dim=0)\n\n    \n# last  \ny = nd.exp(x)  # trailing\n")
+    d = _draft(src)
+    out = d.source.splitlines()
+    for line in ("", "# first", "    ", "# last  "):
+        assert line in out
+    assert "y = torch.exp(x)  # trailing" in out
+    assert "x = torch.cat([a, b], dim=0)" in out
+    # one line more (import torch), one less (the two-line call is one line now)
+    assert len(out) == len(src.splitlines())
+
+
+def test_nested_rewrites_compose():
+    d = _draft(HEAD + "y = nd.exp(nd.concat(a, nd.abs(b)))\n")
+    assert "y = torch.exp(torch.cat([a, torch.abs(b)], dim=1))" in d.source
+    assert sorted(r for _, r in d.rewritten) == ["nd-abs", "nd-concat", "nd-exp"]
+
+
+def test_an_mxnet_call_left_as_it_is_keeps_mxnet_arguments():
+    # nd.reshape with 0 is not rewritten: its argument must stay an NDArray, not a Tensor
+    d = _draft(HEAD + "y = nd.reshape(nd.exp(x), (0, -1))\nz = print(nd.exp(x))\n")
+    assert "y = nd.reshape(nd.exp(x), (0, -1))" in d.source
+    assert "z = print(torch.exp(x))" in d.source  # a call that is not MXNet's: rewritten inside
+    assert d.rewritten == [(4, "nd-exp")]
+
+
+def test_a_rewrite_needs_every_mxnet_construct_inside_it_rewritten():
+    # nd.concat of an nd.dot (no rule): torch.cat of an NDArray would be a silent change
+    d = _draft(HEAD + "y = nd.concat(nd.dot(a, b), c, dim=1)\nw = nd.exp(batch.data[0])\n")
+    # nor torch.exp of a DataBatch's NDArray (batch.data: its port is a decision)
+    assert "y = nd.concat(nd.dot(a, b), c, dim=1)\nw = nd.exp(batch.data[0])\n" in d.source
+    assert d.rewritten == []
+    d = _draft(HEAD + "y = nd.concat(nd.exp(a), c, dim=1)\n")
+    assert "y = torch.cat([torch.exp(a), c], dim=1)" in d.source
+
+
+def test_receiver_expressions_get_parentheses():
+    d = _draft(HEAD + "y = (a + b).asnumpy()\nz = (nd.exp(a) * 2).asscalar()\n")
+    assert "y = (a + b).detach().cpu().numpy()" in d.source
+    assert "z = (torch.exp(a) * 2).item()" in d.source
+
+
+def test_multiline_call_rewritten_and_non_ascii_offsets():
+    src = HEAD + 's = "héllo"; y = nd.clip(x,\n    0,\n    1)\nnet = nn.Dense(\n    4, in_units=3,\n)\n'
+    d = _draft(src)
+    assert 's = "héllo"; y = torch.clamp(x, 0, 1)\n' in d.source
+    assert "net = torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(3, 4))" in d.source
+
+
+def test_hybrid_forward_f_calls_are_rewritten():
+    src = HEAD + textwrap.dedent("""\
+        class Net(gluon.HybridBlock):
+            def hybrid_forward(self, F, x):
+                return F.relu(x)  # keep
+        """)
+    d = _draft(src)
+    assert "        return torch.relu(x)  # keep\n" in d.source
+
+
+def test_direction_mxnet_writes_markers_only():
+    src = HEAD + "y = nd.exp(x)\n"
+    d = _draft(src, [_m(3)], direction="mxnet")
+    assert d.rewritten == [] and "nd.exp(x)" in d.source and "import torch" not in d.source
+    with pytest.raises(ValueError):
+        draft(analyse(src), [], direction="jax")
+
+
+def test_rules_table_is_well_formed():
+    names = [r.name for r in RULES]
+    assert len(names) == len(set(names)) >= 25
+    for r in RULES:
+        d = _draft("import mxnet as mx\n" + HEAD + f"x = nd.zeros((1,))\nresult = {r.before}\n")
+        assert r.after in d.source, r.name
+
+
+def test_calls_whose_mxnet_meaning_differs_are_left_alone():
+    d = _draft(HEAD + "a = nd.softmax(x, 0)\nb = nd.softmax(x, axis=0)\n"
+                      "c = nd.clip(x, 4, 1)\nd = nd.clip(x, lo, hi)\ne = nd.clip(x, 0, 1)\n")
+    # softmax's second positional is MXNet's `length`; clip with a_min > a_max or unknown
+    # bounds gives a_min in MXNet, a_max in torch
+    assert "a = nd.softmax(x, 0)" in d.source and "b = torch.softmax(x, dim=0)" in d.source
+    assert "c = nd.clip(x, 4, 1)" in d.source and "d = nd.clip(x, lo, hi)" in d.source
+    assert "e = torch.clamp(x, 0, 1)" in d.source

@@ -1,0 +1,310 @@
+"""Every rewrite rule of :mod:`sidebyside.migrate.rewrite`, run in both frameworks (PaConvert
+style): an MXNet snippet, its draft port made by :func:`draft` (never written by hand), both
+executed on the same inputs, compared in value, shape and dtype."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import mxnet as mx
+import numpy as np
+import pytest
+import torch
+from mxnet import nd
+
+from sidebyside.migrate.resolve import analyse
+from sidebyside.migrate.rewrite import RULES, draft
+
+HEADER = ("import numpy as np\nimport mxnet as mx\nfrom mxnet import nd, gluon\n"
+          "from mxnet.gluon import nn\n")
+RNG = np.random.default_rng(0)
+
+
+def _u(*shape, lo=-0.9, hi=0.9):
+    return RNG.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+@dataclass
+class Case:
+    id: str
+    rules: set[str]              # the rules that must fire
+    code: str                    # after HEADER; ends in `result = …`
+    inputs: dict = field(default_factory=dict)  # names ending in _np stay numpy in both
+    call: tuple[str, ...] = ()   # a layer: call `result` on these inputs
+    long: tuple[str, ...] = ()   # inputs cast to int64 for torch (class labels)
+    dtype: bool = True           # compare dtypes
+
+
+X = _u(2, 3)
+Y = _u(2, 3)
+X3 = _u(2, 3, 4)
+IMG = _u(2, 2, 6, 6)
+POS = _u(2, 3, lo=0.5, hi=3.0)
+TYPED = "x = nd.array(x_np, dtype='float32')\n"
+
+_DOMAIN = {"log": POS, "log2": POS, "log10": POS, "sqrt": POS, "rsqrt": POS,
+           "reciprocal": POS, "arccosh": _u(2, 3, lo=1.1, hi=3.0)}
+_ELEMENTWISE = [r.name[3:] for r in RULES if r.note.startswith("one positional argument")]
+
+CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
+              {"x": _DOMAIN.get(op, _u(2, 3) * 3 if op in ("floor", "ceil", "trunc", "fix",
+                                                             "sign") else X)})
+         for op in _ELEMENTWISE] + [
+    Case("zeros", {"nd-zeros"}, "result = nd.zeros((2, 3))"),
+    Case("zeros-f64", {"nd-zeros"}, "result = nd.zeros(4, dtype='float64')"),
+    Case("ones", {"nd-ones"}, "result = nd.ones((3,), ctx=None)"),
+    Case("ones-int", {"nd-ones"}, "result = nd.ones((2, 2), dtype='int32')"),
+    Case("full", {"nd-full"}, "result = nd.full((2, 2), 7)"),
+    Case("arange", {"nd-arange"}, "result = nd.arange(2, 10, 3)"),
+    Case("arange-stop", {"nd-arange"}, "result = nd.arange(5, dtype='int64')"),
+    Case("array-list", {"nd-array"}, "result = nd.array([[1, 2], [3, 4.5]])"),
+    Case("array-np-int", {"nd-array"}, "result = nd.array(np.arange(6))"),
+    Case("array-np-f64", {"nd-array"}, "result = nd.array(np.linspace(0, 1, 5))"),
+    Case("array-dtype", {"nd-array"}, "result = nd.array(x_np, dtype='float64')",
+         {"x_np": X}),
+    Case("concat", {"nd-concat"}, "result = nd.concat(x, y)", {"x": X, "y": Y}),
+    Case("concat-dim0", {"nd-concat"}, "result = nd.concat(x, y, dim=0)", {"x": X, "y": Y}),
+    Case("concat-star", {"nd-concat"}, "xs = [x, y]\nresult = nd.concat(*xs, dim=-1)",
+         {"x": X, "y": Y}),
+    Case("stack", {"nd-stack"}, "result = nd.stack(x, y)", {"x": X, "y": Y}),
+    Case("stack-axis", {"nd-stack"}, "result = nd.stack(x, y, axis=2)", {"x": X, "y": Y}),
+    Case("expand-dims", {"nd-expand-dims"}, "result = nd.expand_dims(x, axis=-1)", {"x": X}),
+    Case("swapaxes", {"nd-swapaxes"}, "result = nd.swapaxes(x, 0, 2)", {"x": X3}),
+    Case("swapaxes-kw", {"nd-swapaxes"}, "result = nd.swapaxes(x, dim2=1)", {"x": X3}),
+    Case("transpose", {"nd-transpose"}, "result = nd.transpose(x, axes=(2, 0, 1))",
+         {"x": X3}),
+    *[Case(f"{op}-{k}", {f"nd-{op}"}, f"result = nd.{op}(x{arg})", {"x": x})
+      for op in ("sum", "mean", "max", "min")
+      for k, arg, x in (("axis", ", axis=1", X3), ("all", "", X3),
+                        ("keep", ", axis=(0, 2), keepdims=True", X3),
+                        ("1d", ", axis=0", X[0]), ("tuple", ", axis=(0, 1)", X))],
+    Case("clip", {"nd-clip"}, "result = nd.clip(x, -0.5, a_max=0.5)", {"x": X}),
+    Case("softmax", {"nd-softmax"}, "result = nd.softmax(x)", {"x": X3}),
+    Case("softmax-axis", {"nd-softmax"}, "result = nd.softmax(x, axis=0)", {"x": X3}),
+    Case("log-softmax", {"nd-log-softmax"}, "result = nd.log_softmax(x, axis=1)", {"x": X3}),
+    Case("flatten", {"nd-flatten"}, "result = nd.flatten(x)", {"x": X3}),
+    Case("reshape", {"nd-reshape"}, "result = nd.reshape(x, shape=(4, -1))", {"x": X3}),
+    Case("reshape-pos", {"nd-reshape"}, "result = nd.reshape(x, (3, 2))", {"x": X}),
+    Case("m-reshape", {"ndarray-reshape", "nd-array"}, TYPED + "result = x.reshape((3, 2))",
+         {"x_np": X}),
+    Case("m-reshape-ints", {"ndarray-reshape"}, TYPED + "result = x.reshape(3, -1)",
+         {"x_np": X}),
+    Case("m-reshape-kw", {"ndarray-reshape"}, TYPED + "result = x.reshape(shape=(6,))",
+         {"x_np": X}),
+    Case("asnumpy", {"asnumpy"}, TYPED + "result = x.asnumpy()", {"x_np": X}),
+    Case("asnumpy-guessed", {"asnumpy", "nd-exp"}, "result = nd.exp(x).asnumpy()", {"x": X}),
+    Case("asnumpy-binop", {"asnumpy"}, TYPED + "result = (x + x).asnumpy()", {"x_np": X}),
+    Case("asscalar", {"asscalar", "nd-sum"}, "result = nd.sum(x).asscalar()", {"x": X},
+         dtype=False),
+    Case("as-in-context", {"as-in-context", "mx-cpu"},
+         TYPED + "result = x.as_in_context(mx.cpu())", {"x_np": X}),
+    Case("attach-grad", {"attach-grad"},
+         TYPED + "x.attach_grad()\nresult = x", {"x_np": X}),
+    Case("astype", {"astype"}, TYPED + "result = x.astype('float64')", {"x_np": X}),
+    Case("astype-nocopy", {"astype"}, TYPED + "result = x.astype('int32', copy=False)",
+         {"x_np": X * 5}),
+    Case("context", {"context"}, TYPED + "result = x.context", {"x_np": X}),
+    Case("mx-cpu", {"mx-cpu"}, "result = mx.cpu()"),
+    Case("mx-gpu", {"mx-gpu"}, "result = mx.gpu(1)"),
+    Case("mx-gpu-default", {"mx-gpu"}, "result = mx.gpu()"),
+    Case("dense", {"dense-to-linear"}, "result = nn.Dense(5, in_units=4, flatten=False)",
+         {"x": X3}, call=("x",)),
+    Case("dense-nobias", {"dense-to-linear"},
+         "result = nn.Dense(5, use_bias=False, flatten=False, in_units=4)", {"x": X3},
+         call=("x",)),
+    Case("dense-flatten", {"dense-flatten-to-linear"}, "result = nn.Dense(5, in_units=12)",
+         {"x": X3}, call=("x",)),
+    Case("dense-flatten-2d", {"dense-flatten-to-linear"},
+         "result = nn.Dense(2, in_units=3, flatten=True)", {"x": X}, call=("x",)),
+    Case("conv2d", {"conv2d"}, "result = nn.Conv2D(5, 3, strides=2, padding=1, in_channels=2)",
+         {"x": IMG}, call=("x",)),
+    Case("conv2d-groups", {"conv2d"},
+         "result = nn.Conv2D(4, (3, 3), dilation=2, groups=2, in_channels=2, use_bias=False)",
+         {"x": IMG}, call=("x",)),
+    Case("maxpool", {"maxpool2d"}, "result = nn.MaxPool2D()", {"x": IMG}, call=("x",)),
+    Case("maxpool-pad", {"maxpool2d"}, "result = nn.MaxPool2D(3, strides=2, padding=1)",
+         {"x": IMG - 2}, call=("x",)),
+    Case("avgpool", {"avgpool2d"}, "result = nn.AvgPool2D(3, strides=1, padding=1)",
+         {"x": IMG}, call=("x",)),
+    Case("avgpool-nopad", {"avgpool2d"},
+         "result = nn.AvgPool2D(3, 2, 1, count_include_pad=False)", {"x": IMG}, call=("x",)),
+    Case("dropout", {"dropout"}, "result = nn.Dropout(0.5)", {"x": X}, call=("x",)),
+    *[Case(f"activation-{a}", {"activation"}, f"result = nn.Activation('{a}')", {"x": X * 3},
+           call=("x",)) for a in ("relu", "sigmoid", "tanh", "softsign")],
+    Case("flatten-layer", {"flatten-layer"}, "result = nn.Flatten()", {"x": X3}, call=("x",)),
+    Case("softmax-ce", {"softmax-ce-loss"}, "result = gluon.loss.SoftmaxCrossEntropyLoss()",
+         {"pred": _u(4, 3), "label": np.array([0, 2, 1, 1], np.float32)},
+         call=("pred", "label"), long=("label",)),
+]
+
+_LEFT = re.compile(r"(?<![\w.])(nd|mx|gluon|nn|F)\.")
+_MX_IMPORT = re.compile(r"^(import mxnet|from mxnet)")
+
+
+def _port(code: str):
+    """The draft port of ``HEADER + code`` and the port without its MXNet imports."""
+    d = draft(analyse(HEADER + code, "case.py"))
+    lines = d.source.splitlines()
+    body = [ln for ln in lines if not _MX_IMPORT.match(ln)]
+    return d, "\n".join(body) + "\n"
+
+
+def _value(v):
+    """A comparable (kind, numpy value) for either framework's result."""
+    if isinstance(v, mx.Context):
+        return "device", ({"gpu": "cuda"}.get(v.device_type, v.device_type),
+                          v.device_id if v.device_type == "gpu" else None)
+    if isinstance(v, torch.device):
+        return "device", (v.type, v.index)
+    if isinstance(v, nd.NDArray):
+        return "array", v.asnumpy()
+    if isinstance(v, torch.Tensor):
+        return "array", v.detach().cpu().numpy()
+    return "array", np.asarray(v)
+
+
+def _run_mxnet(case: Case):
+    env = {k: (v if k.endswith("_np") else nd.array(v, dtype=v.dtype))
+           for k, v in case.inputs.items()}
+    exec(compile(HEADER + case.code, "mxnet_case.py", "exec"), env)
+    return env["result"], env
+
+
+def _run_torch(case: Case, source: str):
+    env = {k: (v if k.endswith("_np") else torch.tensor(v, dtype=torch.int64)
+               if k in case.long else torch.tensor(v))
+           for k, v in case.inputs.items()}
+    exec(compile(source, "torch_case.py", "exec"), env)
+    return env["result"], env
+
+
+def _run_layers(case: Case, mx_layer, torch_layer, mx_env, torch_env):
+    """Both layers on the case's inputs, the Gluon layer's initialised weights copied over."""
+    if hasattr(mx_layer, "initialize"):
+        mx_layer.initialize()
+    mx_out = mx_layer(*(mx_env[k] for k in case.call))
+    mx_params = [p.data().asnumpy() for p in mx_layer.collect_params().values()]
+    torch_params = list(torch_layer.parameters())
+    assert [p.shape for p in mx_params] == [tuple(p.shape) for p in torch_params]
+    with torch.no_grad():
+        for src, dst in zip(mx_params, torch_params):
+            dst.copy_(torch.from_numpy(src))
+    torch_layer.eval()   # Gluon outside autograd.record: inference behaviour
+    return mx_out, torch_layer(*(torch_env[k] for k in case.call))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
+def test_rule_matches_mxnet(case):
+    d, port = _port(case.code)
+    fired = {name for _, name in d.rewritten}
+    assert case.rules <= fired, f"did not fire: {case.rules - fired}\n{d.source}"
+    assert d.source.count("import torch\n") == 1
+    leftover = [ln for ln in port.splitlines() if _LEFT.search(ln)]
+    assert not leftover, f"MXNet left after the rewrite: {leftover}"
+    mx_out, mx_env = _run_mxnet(case)
+    torch_out, torch_env = _run_torch(case, port)
+    if case.call:
+        assert isinstance(torch_out, torch.nn.Module)
+        mx_out, torch_out = _run_layers(case, mx_out, torch_out, mx_env, torch_env)
+    if "attach-grad" in case.rules:
+        assert mx_out.grad is not None and torch_out.requires_grad
+    (mk, mv), (tk, tv) = _value(mx_out), _value(torch_out)
+    assert mk == tk
+    if mk == "device":
+        assert mv == tv
+        return
+    assert mv.shape == tv.shape, f"{mv.shape} != {tv.shape}\n{port}"
+    if case.dtype:
+        assert mv.dtype == tv.dtype
+    np.testing.assert_allclose(tv.astype(np.float64), mv.astype(np.float64),
+                               rtol=2e-6, atol=2e-6)
+
+
+def test_every_rule_has_a_case():
+    covered = set().union(*(c.rules for c in CASES))
+    assert covered == {r.name for r in RULES}
+    assert len(RULES) >= 25
+    assert len({r.name for r in RULES}) == len(RULES)
+
+
+def test_rules_are_documented():
+    for r in RULES:
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name), r.name
+        assert r.mxnet and all(n.startswith("mx.") for n in r.mxnet)
+        assert r.before and r.after and r.note and "\n" not in r.note
+        d, _ = _port(f"x = nd.array([1.0])\ny = x\nresult = {r.before}")
+        assert r.after in d.source, f"{r.name}: {r.before} gave\n{d.source}"
+
+
+#: calls a conditional rule must leave alone: (rule, code)
+NEGATIVE = [
+    ("nd-exp", "result = nd.exp(x, name='e')"),
+    ("nd-exp", "result = nd.exp(*xs)"),
+    ("nd-zeros", "result = nd.zeros((2,), ctx=ctx)"),
+    ("nd-zeros", "result = nd.zeros((2,), dtype=np.float64)"),
+    ("nd-zeros", "result = nd.zeros((2,), stype='csr')"),
+    ("nd-full", "result = nd.full((2,), 1, ctx=ctx)"),
+    ("nd-arange", "result = nd.arange(0, 1, 0.1)"),
+    ("nd-arange", "result = nd.arange(0, 6, repeat=2)"),
+    ("nd-array", "result = nd.array(x)"),
+    ("nd-array", "result = nd.array([1, 2], ctx=ctx)"),
+    ("nd-array", "result = nd.array([1, 2], dtype=dt)"),
+    ("nd-concat", "result = nd.concat(x, y, num_args=2)"),
+    ("nd-transpose", "result = nd.transpose(x)"),
+    ("nd-transpose", "result = nd.transpose(x, axes=perm)"),
+    ("nd-sum", "result = nd.sum(x, keepdims=True)"),
+    ("nd-sum", "result = nd.sum(x, axis=1, exclude=True)"),
+    ("nd-sum", "result = nd.sum(x, axis=1, keepdims=keep)"),
+    ("nd-mean", "result = nd.mean(x, axis=ax)"),
+    ("nd-softmax", "result = nd.softmax(x, temperature=2.0)"),
+    ("nd-log-softmax", "result = nd.log_softmax(x, axis=-1, dtype='float64')"),
+    ("nd-clip", "result = nd.clip(x, 0)"),
+    ("nd-reshape", "result = nd.reshape(x, (0, -1))"),
+    ("nd-reshape", "result = nd.reshape(x, shape=(-1, -1))"),
+    ("nd-reshape", "result = nd.reshape(x, shape=(-3,))"),
+    ("nd-reshape", "result = nd.reshape(x, shape=(2, 3), reverse=True)"),
+    ("nd-reshape", "result = nd.reshape(x, shape=s)"),
+    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape((0, -1))"),
+    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape(-2)"),
+    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape(n, -1)"),
+    ("ndarray-reshape", "result = y.reshape((2, 3))"),
+    ("astype", "x = nd.zeros((2, 3))\nresult = x.astype(dt)"),
+    ("astype", "x = nd.zeros((2, 3))\nresult = x.astype('float64', copy=c)"),
+    ("as-in-context", "x = nd.zeros((2, 3))\nresult = x.as_in_context(ctx=c)"),
+    ("attach-grad", "x = nd.zeros((2, 3))\nx.attach_grad(grad_req='add')"),
+    ("context", "x = nd.zeros((2, 3))\nx.context = c"),
+    ("nd-expand-dims", "result = nd.expand_dims(x)"),
+    ("nd-flatten", "result = nd.flatten(x, name='f')"),
+    ("dense-to-linear", "result = nn.Dense(5, flatten=False)"),
+    ("dense-to-linear", "result = nn.Dense(5, activation='relu', in_units=4, flatten=False)"),
+    ("dense-to-linear", "result = nn.Dense(5, in_units=4, flatten=f)"),
+    ("dense-flatten-to-linear", "result = nn.Dense(5)"),
+    ("dense-flatten-to-linear", "result = nn.Dense(5, in_units=4, use_bias=b)"),
+    ("dense-flatten-to-linear", "result = nn.Dense(5, in_units=4, weight_initializer=w)"),
+    ("conv2d", "result = nn.Conv2D(8, 3)"),
+    ("conv2d", "result = nn.Conv2D(8, 3, in_channels=4, layout='NHWC')"),
+    ("conv2d", "result = nn.Conv2D(8, 3, in_channels=4, activation='relu')"),
+    ("maxpool2d", "result = nn.MaxPool2D(2, ceil_mode=True)"),
+    ("maxpool2d", "result = nn.MaxPool2D(2, layout='NHWC')"),
+    ("avgpool2d", "result = nn.AvgPool2D(2, ceil_mode=True)"),
+    ("dropout", "result = nn.Dropout(0.5, axes=(1,))"),
+    ("activation", "result = nn.Activation('softrelu')"),
+    ("activation", "result = nn.Activation(name)"),
+    ("flatten-layer", "result = nn.Flatten(prefix='f_')"),
+    ("softmax-ce-loss", "result = gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=False)"),
+    ("mx-gpu", "result = mx.gpu(*ids)"),
+]
+
+
+@pytest.mark.parametrize("rule,code", NEGATIVE, ids=[f"{r}:{c.splitlines()[-1]}"
+                                                      for r, c in NEGATIVE])
+def test_non_qualifying_call_is_left_alone(rule, code):
+    assert rule in {r.name for r in RULES}
+    src = HEADER + code
+    d = draft(analyse(src, "case.py"))
+    assert rule not in {name for _, name in d.rewritten}
+    last = code.splitlines()[-1]
+    assert last in d.source.splitlines()
+    if not d.rewritten:
+        assert d.source == src
