@@ -312,10 +312,12 @@ shown += [m for m in marks["image_classification.py"] if "Trainer(" in m][:1]
 print("\n".join(m if len(m) <= 100 else m[:99] + "…" for m in shown))
 
 # %% [markdown]
-# And what the draft rewrote: only constructs whose rewrite is exact (each rule is executed
-# against MXNet in the collection's tests; `python -m sidebyside.migrate --rules` lists them
-# with an example each). The rewritten lines of the training script, as a unified diff with
-# the marker lines left out:
+# And what the draft rewrote: only constructs whose rewrite is exact for every input the
+# call admits (each rule is executed against MXNet in the collection's tests; `python -m
+# sidebyside.migrate --rules` lists them with an example each). Where what remains depends on
+# what the call cannot show — the loss's label dtype and logits' layout, `attach_grad`'s
+# overwritten gradient — the rewrite comes with a gotcha's marker beside it. The rewritten
+# lines of the training script, as a unified diff with the marker lines left out:
 
 # %%
 original = (WORK / "legacy" / "image_classification.py").read_text().splitlines()
@@ -409,6 +411,8 @@ assert [r for _, r in fragment.draft.rewritten] == [
     "dense-to-linear", "nd-concat", "softmax-ce-loss", "nd-sum"]
 assert [m.rule for m in fragment.draft.marked] == ["softmax-ce-options"]  # the labels' dtype
 assert all(m.shape == tuple(p.shape) for m, p in zip(mx_out, pt_out))
+assert all(m.asnumpy().dtype == p.detach().numpy().dtype == np.float64       # and dtype
+           for m, p in zip(mx_out, pt_out))
 assert max(gaps.values()) <= TOL, gaps
 f"float64: the draft computes what the legacy fragment computes, to {TOL}"
 
@@ -583,8 +587,9 @@ assert not_in_the_map(LEGACY[0]) == []
 #   §2).
 # - Check the *guessed* sites first; scan a script with the files it imports, so that their
 #   classes type its objects (§2).
-# - The draft rewrites only what is exact and marks everything else with
-#   `# >>>>>> migrate [rule]`; a rewrite is proven the collection's way, in float64 (§3).
+# - The draft rewrites only what is exact, marks everything else with
+#   `# >>>>>> migrate [rule]`, and marks a rewrite too where a gotcha needs a decision; a
+#   rewrite is proven the collection's way, in float64 (§3).
 # - In CI, `--format json` turns the report into a check (§5).
 #
 # The report of the two capstone scripts is the book's [reports page](../migrate_report.md);

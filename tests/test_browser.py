@@ -76,6 +76,8 @@ def test_book_in_the_browser(report, check):
 def test_every_page_was_opened_at_both_widths(report):
     assert "index.html" in report.pages and "search.html" in report.pages
     assert any(p.startswith("notebooks/") for p in report.pages)
+    # a generated report of sidebyside.migrate: its section links (HTML targets) followed
+    assert "migrate_report.html" in report.pages
     for page in report.pages:
         for viewport in browser_check.VIEWPORTS:
             facts = report.notes[(page, viewport)]

@@ -206,6 +206,8 @@ def test_rule_matches_mxnet(case):
     torch_out, torch_env = _run_torch(case, port)
     if case.call:
         assert isinstance(torch_out, torch.nn.Module)
+        if "dropout" in case.rules:  # run in eval mode below: the rate is compared here
+            assert torch_out.p == mx_out._rate
         mx_out, torch_out = _run_layers(case, mx_out, torch_out, mx_env, torch_env)
     if "attach-grad" in case.rules:
         assert mx_out.grad is not None and torch_out.requires_grad

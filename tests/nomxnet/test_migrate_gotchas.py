@@ -297,6 +297,30 @@ CASES = {
         ["pred = mx.np.argmax(out, axis=1)",
          "p = nd.topk(out, k=3, dtype='int64')",
          "import numpy as np\npred = np.argmax(out, axis=1)"]),
+    "attach-grad-write": (
+        [("""
+          w = nd.ones((2,))
+          w.attach_grad()  # <-
+          """, ["overwrites .grad", "torch adds to it"]),
+         ("""
+          def init(params):
+              for p in params:
+                  p.attach_grad(grad_req='write')  # <-
+          """, ["None before the first"])],
+        ["w = nd.ones((2,))\nw.attach_grad(grad_req='add')",
+         "w = nd.ones((2,))\nw.attach_grad('null')",
+         "class P:\n    def attach(self):\n        pass\nP().attach()"]),
+    "dropout-predict-scope": (
+        [("net.add(nn.Dense(64), nn.Dropout(0.5))  # <-", ["Dropout", "model.eval()"]),
+         ("bn = gluon.nn.BatchNorm(momentum=0.9)  # <-", ["BatchNorm"]),
+         ("""
+          class Net(gluon.HybridBlock):
+              def hybrid_forward(self, F, x):
+                  return F.Dropout(x, p=0.2)  # <-
+          """, ["Dropout"])],
+        ["y = nd.Dropout(x, p=0.5, mode='always')",
+         "class Dropout:\n    pass\nd = Dropout()",
+         "net.add(nn.Dense(64), nn.Activation('relu'))"]),
     "module-fit-defaults": (
         [("""
           mod = mx.mod.Module(sym)
@@ -504,7 +528,7 @@ def test_detect_all_sorted_and_directed():
     found = gotchas.detect_all(analysis)
     assert [(f.line, f.rule) for f in found] == [
         (4, "dense-flatten"), (5, "concat-default-dim"), (6, "batchnorm-momentum"),
-        (7, "concat-default-dim")]
+        (6, "dropout-predict-scope"), (7, "concat-default-dim")]
     assert gotchas.detect_all(analysis, "gluon") == []
     with pytest.raises(ValueError, match="direction"):
         gotchas.detect_all(analysis, "mxnet")

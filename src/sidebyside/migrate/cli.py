@@ -78,11 +78,12 @@ def _rules_text() -> str:
 
 def _write_port(rep: report.Report, target: Path, markdown: str) -> int:
     """Every draft into a fresh folder next to ``target``, then renamed into place: a
-    failure leaves nothing behind."""
-    parent = target.parent
-    parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".migrate-", dir=parent))
+    failure leaves nothing behind (parent folders it had to create included)."""
+    made = [p for p in [target.parent, *target.parent.parents] if not p.exists()]
+    staging = None
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=".migrate-", dir=target.parent))
         for f in rep.analysed:
             dest = staging / f.path if Path(rep.root).is_dir() else staging / Path(f.path).name
             dest.parent.mkdir(parents=True, exist_ok=True)
@@ -93,9 +94,28 @@ def _write_port(rep: report.Report, target: Path, markdown: str) -> int:
             target.rmdir()  # empty: checked before
         os.rename(staging, target)
     except OSError as err:
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
+        for folder in made:  # innermost first
+            try:
+                folder.rmdir()
+            except OSError:
+                break
         return _fail(f"--write {target}: {err.strerror or err}; nothing written")
     return 0
+
+
+def _stage_out(path: Path, text: str) -> Path | None:
+    """The report written next to ``--out`` under a temporary name (renamed once the port,
+    if any, is written), or ``None`` with the message printed."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".migrate-", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return Path(tmp)
+    except OSError as err:
+        _fail(f"--out {path}: {err.strerror or err}; nothing written")
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -124,15 +144,23 @@ def main(argv: list[str] | None = None) -> int:
     except report.ScanError as err:
         return _fail(str(err))
     text = report.render(rep, args.format, args.link_base)
+    staged = None
+    if args.out:  # first, so that a bad --out leaves no port behind
+        staged = _stage_out(Path(args.out), text)
+        if staged is None:
+            return 1
     if target is not None:
         md = text if args.format == "md" else report.render(rep, "md", args.link_base)
         code = _write_port(rep, target, md)
         if code:
+            if staged is not None:
+                staged.unlink(missing_ok=True)
             return code
     if args.out:
         try:
-            Path(args.out).write_text(text, encoding="utf-8")
+            os.replace(staged, args.out)
         except OSError as err:
+            staged.unlink(missing_ok=True)
             return _fail(f"--out {args.out}: {err.strerror or err}")
         t = rep.totals()
         print(f"migrate: {t['constructs']} constructs in {t['files']} "

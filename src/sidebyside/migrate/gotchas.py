@@ -980,6 +980,55 @@ def _argmax_float(analysis) -> list[Finding]:
 
 
 @_detector(
+    "attach-grad-write",
+    "after x.attach_grad() each backward() overwrites x.grad (grad_req='write'), zeros "
+    "before the first; in PyTorch backward() adds to x.grad, None before the first",
+    "zero the gradient before each backward (x.grad = None, or optimizer.zero_grad()) and "
+    "update under torch.no_grad(): an in-place x[:] = x - lr * x.grad on a leaf that "
+    "requires grad raises.",
+    _place("05_autograd", "3. What `.grad` holds after two `backward()` calls"))
+def _attach_grad(analysis) -> list[Finding]:
+    out = []
+    for call in _calls(analysis, {"mx.nd.NDArray.attach_grad", "mx.np.ndarray.attach_grad"}):
+        req = _arg(call, "grad_req", 0)
+        if req is not None and _value(req) != "write":
+            continue  # 'add' accumulates like torch; 'null' takes no gradient
+        out.append(_finding(
+            "attach-grad-write", analysis, call,
+            f"{_text(analysis, call)}: MXNet overwrites .grad at every backward (it is "
+            "zeros before the first); torch adds to it (None before the first) — zero it "
+            "before each backward, update under torch.no_grad()",
+            analysis.qualname(call), True))
+    return out
+
+
+@_detector(
+    "dropout-predict-scope",
+    "Gluon's Dropout and BatchNorm train only inside autograd.record(); a torch module "
+    "trains until model.eval() is called",
+    "call model.train() before the training step and model.eval() before predicting or "
+    "evaluating: outside record() Gluon predicts, a new torch module drops and updates "
+    "its running statistics.",
+    _place("05_autograd", "2. Scopes: training or predicting, recording or not"))
+def _dropout_scope(analysis) -> list[Finding]:
+    out = []
+    names_ = {"mx.gluon.nn.Dropout", "mx.gluon.nn.BatchNorm", "mx.gluon.nn.SyncBatchNorm",
+              "mx.gluon.contrib.nn.SyncBatchNorm", "mx.nd.Dropout", "mx.sym.Dropout"}
+    for call in _calls(analysis, names_):
+        q = analysis.qualname(call)
+        if q.endswith(".Dropout") and q.startswith(("mx.nd.", "mx.sym.")) and \
+                _value(_arg(call, "mode")) == "always":
+            continue  # mode='always' drops in every scope, as F.dropout(training=True)
+        out.append(_finding(
+            "dropout-predict-scope", analysis, call,
+            f"{q.rsplit('.', 1)[1]}: Gluon switches it by the autograd scope (training only "
+            "inside record()); the torch module by model.train()/model.eval() — call "
+            "model.eval() where this script predicts",
+            q, True))
+    return out
+
+
+@_detector(
     "module-fit-defaults",
     "Module.fit without optimizer, optimizer_params or initializer trains with SGD at 0.01 "
     "from Uniform(0.01), whatever the script parsed",

@@ -69,8 +69,11 @@ class SiteReport:
         c = self.counterpart
         if c is None:
             return False
+        owner = self.site.name.rpartition(".")[0].rpartition(".")[2]
+        if not owner[:1].isupper():
+            return False  # a call through an MXNet namespace (mx.nd.zeros) is always ported
         if c.status == "same name":
-            return True
+            return True  # x.shape, x.sum(): the method carries over with its object
         plain = "".join(counterpart_text(c, direction).replace("`", "").split())
         return bool(self.site.text) and plain == "".join(self.site.text.split())
 
@@ -198,6 +201,18 @@ def _names_inside(site: resolve.Site, analysis) -> set[str]:
     return out
 
 
+_INCIDENTAL = {"ctx", "context", "device", "name", "prefix", "dtype"}
+_NEGATION = re.compile(r"\s*(?:nothing|none|no |—|-|outside|not )", re.I)
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _prose(cell: str) -> list[str]:
+    """The words of a table cell outside its code spans and links: a row spelled as code
+    has none, a row that describes has some."""
+    text = _MD_LINK.sub(" ", _CODE_SPAN.sub(" ", cell))
+    return re.findall(r"[A-Za-z]{2,}", text)
+
+
 _LEAD = re.compile(r"`\s*(?:[A-Za-z_]\w*\s*=\s*)?([A-Za-z_][\w.]*)")
 
 
@@ -223,19 +238,23 @@ def rank(site: resolve.Site, entries: list[catalogue.Entry], analysis=None
     it; ties keep the catalogue's order (the API map's rows before the tables')."""
     code = (analysis.segment(site.node) if analysis and site.node else "") or site.text
     keys, literals = _words(code)
+    keys -= _INCIDENTAL  # where it runs, what it is called: not what a row is about
     inside = _names_inside(site, analysis)
 
     def score(item):
         order, e = item
         e_keys, e_literals = _words(e.mxnet if site.framework == names.MXNET else e.torch)
+        e_keys -= _INCIDENTAL
         own = set(e.mxnet_names if site.framework == names.MXNET else e.torch_names)
         first = (e.mxnet_names if site.framework == names.MXNET else e.torch_names)[:1]
         spelled = e.mxnet if site.framework == names.MXNET else e.torch
         points = 2 * len(keys & e_keys) - len(e_keys - keys) - len(keys - e_keys)
         points += 3 * len(literals & e_literals) - 2 * len(e_literals - literals)
-        points += 2 * len((own & inside) - {site.name}) - len(own - inside)
+        points += 2 * len((own & inside) - {site.name}) - 2 * len(own - inside)
         points += (len(own) == 1) + (first == (site.name,))
         points += 2 * (_lead_tail(spelled) == site.tail)  # the row is spelled with this call
+        if not e.from_map:  # a table row that is a spelling, not a remark about one
+            points -= 4 * bool(_NEGATION.match(spelled)) + min(3, len(_prose(spelled)))
         return (-points, order)
     return [e for _, e in sorted(enumerate(entries), key=score)]
 
