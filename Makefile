@@ -10,11 +10,18 @@ PROBE_WHEELS := protobuf==4.25.8 protobuf==5.29.6 protobuf==6.31.1 protobuf==6.3
 # WHEELHOUSE=<folder> (made by `make wheelhouse`): install from it with no network at all
 # (pip --no-index) and take the dataset files from it. Unset: pip's index, as configured.
 WHEELHOUSE ?=
+# TORCH_INDEX=<index URL> (make wheelhouse, make setup without WHEELHOUSE): a second index
+# for pip, e.g. https://download.pytorch.org/whl/cpu: torch==2.14.1 then resolves to the
+# CPU-only build 2.14.1+cpu there (a local version that ==2.14.1 accepts) and the CUDA
+# libraries (the nvidia-* pins, constraints only) are not pulled in. Unset: unchanged.
+TORCH_INDEX ?=
+empty :=
+TORCH_FROM := $(if $(strip $(TORCH_INDEX)),$(empty) --extra-index-url $(strip $(TORCH_INDEX)))
 ifneq ($(strip $(WHEELHOUSE)),)
 PIP_FROM := --no-index --find-links $(abspath $(WHEELHOUSE))/wheels
 PROBES_FROM := --no-index --find-links $(abspath $(WHEELHOUSE))/probe-wheels
 else
-PIP_FROM :=
+PIP_FROM :=$(TORCH_FROM)
 PROBES_FROM :=
 endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
@@ -51,7 +58,8 @@ $(STAMP): requirements.txt constraints.txt pyproject.toml tools/check_python.py
 	@touch $@
 
 ## wheelhouse: put every pinned wheel (pip itself and the probe wheels too) and the dataset
-## files into WHEELHOUSE (default: wheelhouse/) for installing offline: `make all WHEELHOUSE=...`
+## files into WHEELHOUSE (default: wheelhouse/) for installing offline: `make setup
+## WHEELHOUSE=...`; TORCH_INDEX=https://download.pytorch.org/whl/cpu for CPU-only torch
 wheelhouse: WHEELHOUSE := $(or $(strip $(WHEELHOUSE)),wheelhouse)
 wheelhouse: requirements.txt constraints.txt requirements-nomxnet.txt constraints-nomxnet.txt
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "'$(PYTHON)' was not found (see make setup)" >&2; exit 1; }
@@ -62,12 +70,12 @@ wheelhouse: requirements.txt constraints.txt requirements-nomxnet.txt constraint
 	grep -v '^-e \.$$' requirements.txt > "$(WHEELHOUSE)/requirements.txt"
 	cp constraints.txt "$(WHEELHOUSE)/constraints.txt"
 	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
-	  --dest wheels -r requirements.txt pip==$(PIP_VERSION)
+	  --dest wheels -r requirements.txt pip==$(PIP_VERSION)$(TORCH_FROM)
 	@# and the mx2torch set (make test-nomxnet): the same torch, so only numpy 2 is added
 	grep -v '^-e \.$$' requirements-nomxnet.txt > "$(WHEELHOUSE)/requirements-nomxnet.txt"
 	cp constraints-nomxnet.txt "$(WHEELHOUSE)/constraints-nomxnet.txt"
 	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
-	  --dest wheels -r requirements-nomxnet.txt
+	  --dest wheels -r requirements-nomxnet.txt$(TORCH_FROM)
 	for w in $(PROBE_WHEELS); do "$(WHEELHOUSE)/.pip/bin/python" -m pip download --quiet \
 	  --no-deps --only-binary=:all: --dest "$(WHEELHOUSE)/probe-wheels" $$w || exit 1; done
 	rm -rf "$(WHEELHOUSE)/.pip"
@@ -157,7 +165,8 @@ book: setup
 	$(BIN)/jupyter-book build book --all -W -n --keep-going
 	@echo "Open book/_build/html/index.html"
 
-## cheatsheet: rewrite book/cheatsheet.md from the API map and the notebooks' mapping tables
+## cheatsheet: rewrite book/cheatsheet.md (the rows tools/make_cheatsheet.py selects) and
+## book/all_mappings.md (every row of the API map and the notebooks' mapping tables)
 cheatsheet: setup
 	$(BIN)/python tools/make_cheatsheet.py
 
@@ -178,6 +187,12 @@ migrate-catalogue: setup
 ## scripts (after a change to the tool, its catalogue or those scripts)
 migrate-page: setup
 	$(BIN)/python tools/make_migrate_page.py
+
+.PHONY: workshop
+## workshop: rewrite book/workshop.md (the workshop agendas and kit) from the notebooks'
+## stored runs and the agendas in tools/make_workshop.py (after `make notebooks`)
+workshop: setup
+	$(BIN)/python tools/make_workshop.py
 
 .PHONY: bench bench-quick benchmarks-page
 ## bench: time PyTorch against Gluon in fresh processes (every configuration, workload,

@@ -254,7 +254,7 @@ assert torch.equal(torch.ones(5, 3), torch.ones((5, 3)))
 torch.ones((5, 3)).shape
 
 # %% [markdown]
-# MXNet does not. `nd.ones(5, 3)` reads the `3` as its second parameter, the *context*:
+# MXNet wants the tuple. `nd.ones(5, 3)` reads the `3` as its second parameter, the *context*:
 
 # %% tags=["raises-exception"]
 nd.ones(5, 3)
@@ -266,8 +266,8 @@ nd.ones(5, 3)
 mnp.ones(5, 3)
 
 # %% [markdown]
-# The same two failures, caught and checked. `sidebyside.errors.catch` runs a call that must
-# fail and keeps the error's type and message (without MXNet's C++ traceback banner):
+# Write the shape as a tuple, `nd.ones((5, 3))`, as above. The same two failures, caught and
+# checked: `sidebyside.errors.catch` runs a call that must fail and keeps the error's type and message (without MXNet's C++ traceback banner):
 
 # %%
 shape_errors = {"nd.ones(5, 3)": errors.catch(nd.ones, 5, 3),

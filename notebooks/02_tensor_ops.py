@@ -311,11 +311,14 @@ nd.elemwise_add(nd_m, nd_v)
 torch.ones(2, 3) @ torch.ones(2, 3)
 
 # %% [markdown]
-# **Gluon**, `mx.nd` and then `mx.np`. Both raise `MXNetError` with a C++ traceback whose
-# last line names the check that failed:
+# **Gluon**, the legacy `mx.nd` API: it raises `MXNetError`, with a C++ traceback whose last
+# line names the check that failed:
 
 # %% tags=["raises-exception", "gluon"]
 nd.dot(nd.ones((2, 3)), nd.ones((2, 3)))
+
+# %% [markdown]
+# The NumPy-style `mx.np` API raises an `MXNetError` too, from another check:
 
 # %% tags=["raises-exception"]
 mx.np.dot(mx.np.ones((2, 3)), mx.np.ones((2, 3)))
@@ -551,7 +554,7 @@ assert abs(mx_rate - 0.25) < 0.01 and abs(mx_scale - 4.0) < 0.2
 # variables, keywords or literals —, the rows that hold more of them first.
 #
 # It searches more than this map: the mapping tables of every notebook and deep dive
-# (`sidebyside.mappings` reads them), the entries of the book's error index and the
+# (`sidebyside.mappings` reads them), the entries of the book's [error index](../errors.md) and the
 # helper package's public names. Every hit says where it is taught — `where` for a reader,
 # `link` and `target` (the page, and the section in the built book) for a link. The output
 # below depends on the other notebooks' tables, so it is not compared; its checks run.
@@ -574,7 +577,7 @@ assert apimap.find("no_such_api") == [] and apimap.row("acos").target == (
 lookups
 
 # %% [markdown]
-# The tensor table again, sorted by the MXNet name (the book's cheat sheet lists the whole
+# The tensor table again, sorted by the MXNet name (the book's [all-mappings page](../all_mappings.md) lists the whole
 # map and every notebook's tables both ways):
 
 # %%

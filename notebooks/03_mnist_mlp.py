@@ -281,6 +281,8 @@ shapes_after
 gluon.nn.Dense(10)(mx.nd.ones((1, 784)))
 
 # %% [markdown]
+# Call `initialize()` before the first forward pass, as this section does for `mx_net`.
+#
 # `flatten` matters: with `flatten=False` a `Dense` layer, like PyTorch's `Linear`, works
 # on the last axis only, which for an image batch is a row of 28 pixels:
 
@@ -513,7 +515,8 @@ assert abs(accuracy["PyTorch"] - accuracy["Gluon"]) <= 0.005
 accuracy
 
 # %% mystnb={"image": {"alt": "Training loss and per-batch accuracy of PyTorch and Gluon over the whole training, the two curves on top of each other, and the gap between the two losses per step on a log scale."}} tags=["nbval-ignore-output"]
-# loss and per-batch accuracy of both on the same axes; the gap between the losses, log scale
+# loss and per-batch accuracy of both on the same axes, each a running mean of 20 steps (the
+# y axis says so); the gap between the losses per step, log scale
 pt_losses, mx_losses = (np.array(history[k][0]) for k in ("PyTorch", "Gluon"))
 gap = np.abs(pt_losses - mx_losses)
 plotting.curves(
@@ -625,7 +628,8 @@ assert int(np.argmax(g_bug > 1e-9)) == 51 and g_bug[51] > 1e-3
 plotting.curves(
     {"|loss PyTorch − loss Gluon|, float64 (log scale)": {
         name: np.maximum(g, 1e-18) for name, (g, _) in runs64.items()}},
-    logy="|loss PyTorch − loss Gluon|, float64 (log scale)")
+    logy="|loss PyTorch − loss Gluon|, float64 (log scale)",
+    legend="below")                    # the four curves fill every corner of the axes
 
 # %% [markdown]
 # **Check**, route by route (the asserts above):
@@ -807,7 +811,7 @@ print(matched_threads)
 # MLP most of an epoch is the data pipeline, which runs in Python one image at a time, so an
 # epoch's time says more about the two pipelines than about the arithmetic. The deep dive
 # [Timing the MLP](deep_dives/mlp_timing.ipynb) times the two apart at equal threads; the
-# book's *Benchmarks* page (`book/benchmarks.md`) settles the comparison in fresh processes at
+# book's [Benchmarks page](../benchmarks.md) settles the comparison in fresh processes at
 # stated thread counts (`make bench`).
 #
 # ## Summary

@@ -764,10 +764,10 @@ assert timings["torch @, not synced"].work == ("async" if pt_dev.type == "cuda" 
 nd.dot(nd.ones((2, 3)), nd.ones((2, 3)))
 
 # %% [markdown]
-# An error that depends on the *values* is only found when the engine runs the kernel. Take
-# index 7 of a 5-element array with `mode='raise'`: the call returns, so does the next line
-# that uses its result (these error cells run on the CPU context, whatever device was
-# picked above: which checks a GPU kernel makes is another matter),
+# An error that depends on the *values* is only found when the engine runs the kernel. These
+# error cells run on the CPU context, whatever device was picked above (which checks a GPU
+# kernel makes is another matter). Take index 7 of a 5-element array with `mode='raise'`: the
+# call returns, so does the next line that uses its result,
 
 # %%
 mx_late = nd.take(nd.arange(5), nd.array([7]), mode="raise")

@@ -211,7 +211,7 @@ with tempfile.TemporaryDirectory() as tmp:
 list(mx_seq_params)
 
 # %% [markdown]
-# So a Gluon checkpoint cannot be fed to `load_state_dict` as it is — not even after
+# A Gluon checkpoint therefore cannot be fed to `load_state_dict` as it is — not even after
 # turning its arrays into tensors:
 
 # %% tags=["raises-exception"]

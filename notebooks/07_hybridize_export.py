@@ -212,7 +212,7 @@ assert out_shapes == [(2, 10)]
 # ### What stops hybridisation
 #
 # Inside a hybridised `hybrid_forward`, `x` is a `Symbol`: a node in a graph, without a
-# value. Python code that needs the *value* fails. First, an `if` on the data:
+# value. Python code that needs the *value* fails, an `if` on the data for one:
 #
 # **Gluon**
 
@@ -235,7 +235,8 @@ mx_sign_flip.hybridize()
 mx_sign_flip(to_mx(x_neg))
 
 # %% [markdown]
-# Second, leaving the graph for numpy:
+# Leaving the graph for numpy fails too: `asnumpy()` asks the `Symbol` for a value it does not
+# have:
 
 # %% tags=["nbval-ignore-output"]
 class ScaleByPeak(gluon.HybridBlock):

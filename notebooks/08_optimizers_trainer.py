@@ -728,7 +728,7 @@ assert abs(mx_clipped[0] - CLIP_FROM) <= 1e-7
 "clip_grad_norm_ divides by norm + 1e-6, clip_global_norm by norm + 1e-8: 3.3e-6 apart at 0.3"
 
 # %% [markdown]
-# So a float64 lockstep check of a port that clips uses `clip_like_mxnet` on the PyTorch side
+# A float64 lockstep check of a port that clips thus uses `clip_like_mxnet` on the PyTorch side
 # (or, porting the other way, PyTorch's `1e-6` written out in the Gluon loop, in float32).
 # `sidebyside.clipping.clip_global_norm(arrays, max_norm, rule="mxnet" | "torch")` packages
 # both rules for either framework's arrays, float64 included: [notebook 20](20_sequence_models.ipynb)

@@ -289,7 +289,7 @@ for name, param in net.collect_params().items():
     sw.add_histogram(tag=str(param), values=grad, bins=200, global_step=i)
 
 # %% [markdown]
-# And the tag `str(param)` would be a description, not a name:
+# The tag `str(param)` would also be a description, not a name:
 
 # %%
 first = next(iter(net.collect_params().values()))

@@ -594,7 +594,7 @@ assert not_in_the_map(LEGACY[0]) == []
 #
 # The report of the two capstone scripts is the book's [reports page](../migrate_report.md);
 # the constructs themselves are taught from [notebook 2](02_tensor_ops.ipynb) to
-# [notebook 20](20_sequence_models.ipynb), and the cheat sheet lists them in one place.
+# [notebook 20](20_sequence_models.ipynb), and the [cheat sheet](../cheatsheet.md) lists them in one place.
 #
 # ## Exercises
 #

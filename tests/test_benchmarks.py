@@ -7,8 +7,10 @@ it. No test compares a timing with a threshold: timings belong to the machine an
 import importlib.util
 import json
 import re
+import struct
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,7 +19,9 @@ from conftest import ROOT
 BENCH = ROOT / "benchmarks"
 MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/usr/lib)")
 sys.path.insert(0, str(BENCH))
+sys.path.insert(0, str(ROOT / "tools"))
 import analysis  # noqa: E402
+import browser_check  # noqa: E402  (tools/browser_check.py: its alt-text rule)
 import spec  # noqa: E402
 
 
@@ -28,6 +32,31 @@ def _page_tool():
     sys.modules["make_benchmarks_page"] = module
     s.loader.exec_module(module)
     return module
+
+
+def _paragraphs(text):
+    """The page's paragraphs after its title (blank-line separated, comments dropped)."""
+    body = text.split("\n# ", 1)[1].split("\n", 1)[1]
+    return [b.strip() for b in body.split("\n\n") if b.strip()]
+
+
+FIGURE_BLOCK = re.compile(r"^```\{figure\} (\S+)\n((?::\w+:.*\n)*)\n(.+)\n```$", re.M)
+
+
+def _figure_blocks(text):
+    """{image path: (options, caption)} of the page's MyST figures."""
+    return {m[1]: (dict(re.findall(r"^:(\w+): (.*)$", m[2], re.M)), m[3])
+            for m in FIGURE_BLOCK.finditer(text)}
+
+
+def _figures(text):
+    """{image path: its link target}; also: no Markdown image, every figure has real alt."""
+    assert "![" not in text
+    blocks = _figure_blocks(text)
+    for path, (options, caption) in blocks.items():
+        assert browser_check.alt_text_problem(options.get("alt")) is None, (path, options)
+        assert len(options["alt"]) > 60 and caption
+    return {path: options.get("target") for path, (options, _) in blocks.items()}
 
 
 @pytest.fixture(scope="module")
@@ -118,31 +147,163 @@ def test_page_renders_from_the_quick_results(quick, tmp_path):
     tool = _page_tool()
     text, stats = tool.render(out / "quick.json")
     assert text.startswith("% Written by tools/make_benchmarks_page.py")
-    verdict = analysis.verdict(r)["sentence"]
-    assert f"**Verdict.** {verdict}" in text
+    assert _paragraphs(text)[0] == f"**Verdict: {tool.verdict_line(analysis.verdict(r))}**"
     assert "This page shows a **quick** run" in text
     for c in r["configs"]:
         if not c["skipped"]:
             assert f"| {c['label']} |" in text
-    assert "](_static/benchmarks.png)" in text
+    # the quick run has the MLP only: its figure, and none for the LeNet
+    assert _figures(text) == {"_static/benchmarks-mlp.png": "_static/benchmarks-mlp.png"}
     assert not MACHINE_PATH.search(text), MACHINE_PATH.search(text)
     assert stats["cells"] == len(r["cells"])
-    # the command line writes the page and the figure beside it, and --check agrees after
-    page = tmp_path / "benchmarks.md"
+    # the command line writes the page and the figure beside it, removes a stale figure,
+    # and --check agrees after
+    page, static = tmp_path / "benchmarks.md", tmp_path / "_static"
+    static.mkdir()
+    (static / "benchmarks.png").write_bytes(b"the old six-panel figure")
+    (static / "other.png").write_bytes(b"not the tool's")
     argv = ["--results", str(out / "quick.json"), "--out", str(page)]
+    assert tool.main(argv + ["--check"]) == 1
     assert tool.main(argv) == 0
     assert page.read_text() == text
-    assert (tmp_path / "_static" / "benchmarks.png").read_bytes() == \
-        (out / "quick.png").read_bytes()
+    assert sorted(p.name for p in static.iterdir()) == ["benchmarks-mlp.png", "other.png"]
+    assert (static / "benchmarks-mlp.png").read_bytes() == tool.figure_png(r, "mlp")
     assert tool.main(argv + ["--check"]) == 0
     page.write_text(text + "edited\n")
     assert tool.main(argv + ["--check"]) == 1
+    page.write_text(text)
+    (static / "benchmarks-mlp.png").write_bytes(tool.figure_png(r, "mlp")[:-1])
+    assert tool.main(argv + ["--check"]) == 1
+    (static / "benchmarks-mlp.png").write_bytes(tool.figure_png(r, "mlp"))
+    (static / "benchmarks-lenet.png").write_bytes(tool.figure_png(r, "mlp"))
+    assert tool.main(argv + ["--check"]) == 1        # a figure of a workload not in the run
 
 
 # --------------------------------------------------------------- the committed results
-def test_committed_page_and_figure_are_up_to_date():
+def test_committed_page_and_figures_are_up_to_date():
     assert _page_tool().main(["--check"]) == 0, \
-        "book/benchmarks.md or its figure is out of date: run `make benchmarks-page`"
+        "book/benchmarks.md or its figures are out of date: run `make benchmarks-page`"
+
+
+LATEST = BENCH / "results" / "latest.json"
+PAGE = ROOT / "book" / "benchmarks.md"
+STATIC = ROOT / "book" / "_static"
+# The width, in CSS pixels, at which a 375 px wide phone viewport (tools/browser_check.py's
+# "phone") shows the figures: their <img> boxes measured in headless Chromium on the offline
+# book build (tests/conftest.py::offline_book_config) after this page's figures were split.
+PHONE_COLUMN_PX = 327
+
+
+def _png_size_and_dpi(path):
+    """(width, height, dots per inch) from a PNG's IHDR and pHYs chunks."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    width, height = struct.unpack(">II", data[16:24])
+    i, dpi = 8, None
+    while i < len(data):
+        (n,), kind = struct.unpack(">I", data[i:i + 4]), data[i + 4:i + 8]
+        if kind == b"pHYs":
+            ppu_x, ppu_y, unit = struct.unpack(">IIB", data[i + 8:i + 17])
+            assert unit == 1 and ppu_x == ppu_y, path       # pixels per metre, square
+            dpi = ppu_x * 0.0254
+        assert kind not in (b"tEXt", b"iTXt", b"zTXt"), (path, kind)   # no version, no date
+        i += 12 + n
+    return width, height, dpi
+
+
+def test_committed_page_leads_with_a_one_line_verdict_that_matches_the_data():
+    r = json.loads(LATEST.read_text())
+    text = PAGE.read_text()
+    first = _paragraphs(text)[0]
+    assert "\n" not in first and first.startswith("**Verdict: ") and first.endswith(".**")
+    # counted here from the cells, without analysis.py: per condition, each framework's best
+    best = {}
+    for c in r["cells"]:
+        if c["mode"] == "pipeline":
+            continue
+        key = (c["mode"], c["workload"], c["batch"], c["threads"])
+        fw = spec.CONFIG[c["config"]].framework
+        best.setdefault(key, {})[fw] = max(best.get(key, {}).get(fw, 0),
+                                           c["samples_per_s_median"])
+    both = {k: v for k, v in best.items() if len(v) == 2}
+    torch_ahead = sum(v["torch"] > v["mxnet"] for v in both.values())
+    top = max(r["settings"]["threads"])
+    seed = both[("loader", "mlp", 128, top)]
+    ratio = seed["mxnet"] / seed["torch"]
+    assert first == (f"**Verdict: PyTorch is ahead in {torch_ahead} of the {len(both)} measured "
+                     "conditions; the seed's claim that Gluon trains the MLP about twice as "
+                     f"fast {'holds' if ratio >= analysis.CLAIM_LOW else 'does not hold'} here "
+                     f"({ratio:.2f}× where the seed measured it).**")
+    # then the run it comes from and the detail, the counts again as a list
+    m = r["machine"]
+    assert _paragraphs(text)[1].startswith(f"Measured on {r['created'][:10]} on "
+                                           f"{m['cpu_model']}")
+    assert f"{m['cpus_available']} CPU(s), at 1 and 2 threads" in _paragraphs(text)[1]
+    detail = _paragraphs(text)[2]
+    assert detail.startswith("- **Where the seed measured**")
+    assert f"- **PyTorch ahead** in {torch_ahead} of the {len(both)} (" in detail
+    assert f" at {ratio:.2f}× the speed of PyTorch's fastest" in detail
+
+
+def test_committed_page_has_one_linked_figure_per_workload_and_no_stale_png():
+    r = json.loads(LATEST.read_text())
+    text = PAGE.read_text()
+    figures = _figures(text)
+    workloads = [w for w in spec.WORKLOADS if analysis.cells(r, workload=w)]
+    assert len(workloads) == 2
+    expected = [f"_static/benchmarks-{w}.png" for w in workloads]
+    assert list(figures) == expected
+    assert all(target == path for path, target in figures.items())   # a link to itself
+    for w, path in zip(workloads, expected):
+        options, caption = _figure_blocks(text)[path]
+        assert spec.WORKLOAD_SHORT[w] in caption.split(":")[0]
+        assert spec.WORKLOAD_SHORT[w] in options["alt"]
+        assert (ROOT / "book" / path).is_file()
+    assert sorted(p.name for p in STATIC.glob("benchmarks*.png")) == \
+        sorted(Path(p).name for p in expected)                      # benchmarks.png is gone
+    assert "benchmarks.png" not in text
+
+
+@pytest.mark.parametrize("workload", list(spec.WORKLOADS))
+def test_committed_figures_are_legible_at_the_column_width(workload):
+    tool = _page_tool()
+    path = STATIC / f"benchmarks-{workload}.png"
+    width, height, dpi = _png_size_and_dpi(path)
+    assert dpi >= 110 and round(dpi) == tool.FIG_DPI
+    assert width == round(tool.FIG_WIDTH_IN * tool.FIG_DPI)
+    options, _ = _figure_blocks(PAGE.read_text())[f"_static/{path.name}"]
+    assert options["width"] == f"{width}px"       # shown unscaled where the column allows it
+    # every piece of text drawn, tick labels included, at MIN_FONT_PT or more, none cut off
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.text import Text
+
+    fig = tool.draw_figure(json.loads(LATEST.read_text()), workload)
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+
+    def drawn(t):
+        """Visible, not empty, and (a tick label) inside its axis' limits: axes draw only those."""
+        if not (t.get_visible() and t.get_text().strip()):
+            return False
+        for ax in fig.axes:
+            for labels, i, (lo, hi) in ((ax.get_xticklabels(), 0, ax.get_xlim()),
+                                        (ax.get_yticklabels(), 1, ax.get_ylim())):
+                if any(t is x for x in labels):
+                    return lo <= t.get_position()[i] <= hi
+        return True
+
+    texts = [t for t in fig.findobj(Text) if drawn(t)]
+    assert len(texts) > 30
+    box = fig.bbox
+    for t in texts:
+        assert t.get_fontsize() >= tool.MIN_FONT_PT >= 11, (t.get_text(), t.get_fontsize())
+        assert "$" not in t.get_text(), t.get_text()    # no mathtext: its exponents are small
+        e = t.get_window_extent(renderer)               # nothing cut off at the edges
+        assert e.x0 >= box.x0 - 1 and e.x1 <= box.x1 + 1, t.get_text()
+        assert e.y0 >= box.y0 - 1 and e.y1 <= box.y1 + 1, t.get_text()
+    # the smallest text on a phone, the figure shrunk to the column: 9 CSS px or more
+    assert tool.MIN_FONT_PT / 72 * dpi * min(1, PHONE_COLUMN_PX / width) >= 9
+    assert tool.MIN_FONT_PT / 72 * dpi >= 18          # at full size, in the desktop column
 
 
 def test_committed_results_are_a_full_run():
@@ -234,6 +395,28 @@ def test_verdict_follows_the_data():
     assert "ahead in 1 (MLP through the DataLoader, batch 32, 2 threads)" in \
         only_elsewhere["sentence"]
     assert analysis.verdict({"cells": []})["holds"] is None
+
+
+def test_verdict_line_follows_the_data():
+    line = _page_tool().verdict_line
+    fails = analysis.verdict(_fake({("loader", "mlp", 128, 2): 1.1,
+                                    ("loader", "mlp", 128, 1): 1.3,
+                                    ("arith", "mlp", 128, 2): 0.5}))
+    assert line(fails) == (
+        "PyTorch is ahead in 1 of the 3 measured conditions; the seed's claim that Gluon "
+        "trains the MLP about twice as fast does not hold here (1.10× where the seed "
+        "measured it).")
+    holds = analysis.verdict(_fake({("loader", "mlp", 128, 2): 2.1,
+                                    ("loader", "mlp", 32, 2): 1.2}))
+    assert line(holds) == (
+        "PyTorch is ahead in none of the 2 measured conditions; the seed's claim that Gluon "
+        "trains the MLP about twice as fast holds here (2.10× where the seed measured it).")
+    # judged at the top thread count, where the seed's 1-thread cell does not count
+    top = analysis.verdict(_fake({("loader", "mlp", 128, 4): 0.8,
+                                  ("loader", "mlp", 128, 1): 2.5}))
+    assert "ahead in 1 of the 2" in line(top) and "does not hold here (0.80×" in line(top)
+    empty = analysis.verdict({"cells": []})
+    assert line(empty) == empty["sentence"] and "cannot judge" in line(empty)
 
 
 # ------------------------------------------------------------ bad flags: refused up front

@@ -1,6 +1,6 @@
 """Every page of the built book, opened in a real browser (Chromium), at desktop and phone width.
 
-tools/browser_check.py does the work (read its docstring for the nine checks); this test
+tools/browser_check.py does the work (read its docstring for the ten checks); this test
 builds the book from the stored outputs (as tests/test_book.py does), runs the checker once,
 and reports each check as its own test. Screenshots of every page at both widths go to
 $SIDEBYSIDE_ARTIFACTS (or a temporary folder).
@@ -62,6 +62,7 @@ CHECKS = {
     "links": "links to hosts that are no real site",
     "search": "searches that found nothing",
     "tabs": "PyTorch/Gluon tab sets that do not switch together",
+    "labels": "framework labels left above a tab set, outside it",
 }
 assert tuple(CHECKS) == browser_check.CHECKS
 
@@ -106,6 +107,22 @@ def test_alt_text(alt, ok):
 ])
 def test_link_hosts(href, ok):
     assert (browser_check.link_host_problem(href) is None) == ok
+
+
+@pytest.mark.parametrize("parts, ok", [
+    # (tag, text) per child node of the paragraph before a tab set, as the page has them
+    ([("strong", "PyTorch")], False),                      # MyST's "**PyTorch**" ...
+    ([("#text", ""), ("strong", "PyTorch"), ("#text", "")], False),
+    ([("strong", "PyTorch"), ("#text", ": the module's flag")], False),
+    ([("strong", "MXNet"), ("#text", ": a Module")], False),
+    ([("#text", "The arc cosine, "), ("strong", "PyTorch"), ("#text", ":")], False),
+    ([("strong", "PyTorch → ONNX → ONNX Runtime"), ("#text", ". Since")], False),
+    ([("#text", "A 5×3 array of ones, plus one.")], True),
+    ([("#text", "Run it in "), ("strong", "PyTorch"), ("#text", " first.")], True),
+    ([("strong", "Note"), ("#text", ": PyTorch")], True), ([], True),
+])
+def test_framework_labels(parts, ok):
+    assert (browser_check.label_problem(parts) is None) == ok
 
 
 @pytest.mark.parametrize("url, ok", [

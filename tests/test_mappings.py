@@ -1,5 +1,6 @@
-"""The pages' mapping tables (tutorials and deep dives), read back; the cheat sheet built from
-them does not drift, and says what it holds truly."""
+"""The pages' mapping tables (tutorials and deep dives), read back; the cheat sheet and the
+full table built from them (tools/make_cheatsheet.py) do not drift, and say what they hold
+truly."""
 
 import functools
 import importlib.util
@@ -273,22 +274,33 @@ def _tool():
     return module
 
 
-def test_the_cheatsheet_says_truly_what_it_holds(found):
+def _between(text, start, end=None):
+    part = text.split(start, 1)[1]
+    return part.split(end, 1)[0] if end else part
+
+
+def _table_rows(part):
+    return [ln for ln in part.splitlines() if ln.startswith("| ")]
+
+
+# ------------------------------------------------------------------------ all mappings
+def test_all_mappings_says_truly_what_it_holds(found):
     """"Every mapping in this book on one page": each row of the map and of every mapping
     table is in both tables, each porting task and each helper module in its section, each
     skipped table named, and the counts the page states are the ones read."""
     tool = _tool()
-    text, stats = tool.render()
-    mx_part, rest = text.split("## MXNet → PyTorch")[1].split("## PyTorch → MXNet")
-    torch_part, rest = rest.split("## Porting tasks, either way")
-    tasks, rest = rest.split("## The helper package")
-    package, skipped = rest.split("## Tables that are not mappings")
+    text, stats = tool.render_all()
+    mx_part = _between(text, "## MXNet → PyTorch", "## PyTorch → MXNet")
+    torch_part = _between(text, "## PyTorch → MXNet", "## Porting tasks, either way")
+    tasks = _between(text, "## Porting tasks, either way", "## The helper package")
+    package = _between(text, "## The helper package", "## Tables that are not mappings")
+    skipped = _between(text, "## Tables that are not mappings")
     for part in (mx_part, torch_part):
         for m in found.rows:
             cell = tool.protect(m.pytorch, m.folder) or "—"
             assert f"| {cell} |" in part, (m.key, cell)
         for r in apimap.ROWS:
-            assert f"| {tool.code(r.torch)} |" in part, r.key
+            assert f"| {tool.code(tool.torch_spelling(r))} |" in part, r.key
     for h in found.howtos:
         assert f"| {tool.protect(h.label, h.folder)} |" in tasks, h.key
     assert tasks.count("\n| ") == len(found.howtos) + 1
@@ -306,25 +318,204 @@ def test_the_cheatsheet_says_truly_what_it_holds(found):
     assert stats["rows per table"] == len(apimap.ROWS) + len(found.rows)
 
 
-def test_committed_cheatsheet_is_what_the_tool_writes():
+def test_all_mappings_rows_are_one_line_a_side():
+    """No test program in a cell: every row of both tables is one physical line, no cell
+    holds a line break, and each API-map row's PyTorch cell is one code span."""
+    text, stats = _tool().render_all()
+    for title in ("## MXNet → PyTorch", "## PyTorch → MXNet"):
+        rows = _table_rows(_between(text, title, "\n## "))
+        assert len(rows) == stats["rows per table"] + 2  # the header and the group line
+        for row in rows:
+            assert "<br>" not in row, row[:120]
+    multi = [r for r in apimap.ROWS if len(r.torch.strip().splitlines()) > 1]
+    assert len(multi) >= 30  # the rows that needed a spelling
+    for r in multi:
+        cell = _tool().code(r.spelling)
+        assert cell.count("`") == 2 and f"| {cell} |" in text, r.key
+
+
+def test_a_multi_line_cell_is_refused():
+    with pytest.raises(_tool().SelectorError):
+        _tool().code("u = x.clone()\nu")
+    assert _tool().code("  x.t()  ") == "`x.t()`"
+
+
+def test_each_spelling_calls_what_its_snippet_calls():
+    """A spelling is display only: each name it calls (``x.apply_(fn)``: ``apply_``) is
+    called, or read, by the row's snippet, so a spelling cannot name an API the row does not
+    run. A spelling is one line, and only rows whose snippet is several lines have one."""
+    for r in apimap.ROWS:
+        for spelling, snippet in ((r.spelling, r.torch), (r.mx_spelling, r.nd or r.np)):
+            if not spelling:
+                continue
+            assert "\n" not in spelling, r.key
+            for name in re.findall(r"([A-Za-z_]\w*)\(", spelling):
+                assert re.search(rf"\b{re.escape(name)}\b", snippet), (r.key, name)
+            assert len(snippet.strip().splitlines()) > 1 or spelling.strip() != snippet.strip()
+        if r.spelling:
+            assert len(r.torch.strip().splitlines()) > 1, f"{r.key}: a spelling it needs not"
+
+
+def test_the_check_column_is_short():
+    text, _ = _tool().render_all()
+    rows = _table_rows(_between(text, "## MXNet → PyTorch", "## PyTorch → MXNet"))[1:]
+    checks = [row.split(" | ")[-2] for row in rows if "no one MXNet API name" not in row]
+    assert checks.count("shown") == len(mappings.read_all().rows)
+    assert "run: rtol 1e-5, atol 1e-6" in checks
+    assert max(len(c) for c in checks) <= 40
+    assert "shown in the notebook" not in text and "executed in notebook 2" not in text
+
+
+def test_section_links_are_short_and_go_to_the_section():
     tool = _tool()
-    text, stats = tool.render()
-    committed = (ROOT / "book" / "cheatsheet.md").read_text(encoding="utf-8")
-    assert committed == text, "book/cheatsheet.md is out of date: run `make cheatsheet`"
-    # two tables, each with every row once, plus its header, separator and group line
-    mx_part, torch_part = text.split("## MXNet → PyTorch")[1].split("## PyTorch → MXNet")
-    torch_part = torch_part.split("## Porting tasks")[0]
-    for part in (mx_part, torch_part):
-        rows = [ln for ln in part.splitlines() if ln.startswith("| ")]
-        assert len(rows) == stats["rows per table"] + 2
-    assert stats["rows per table"] == stats["API map rows"] + stats["notebook rows"]
-    assert "- file: cheatsheet" in (ROOT / "book" / "_toc.yml").read_text()
-    assert "executed in notebook 2: rtol 1e-05, atol 1e-06" in text
-    assert "](notebooks/08_optimizers_trainer.ipynb) §Summary" in text
-    assert "](06_blocks.ipynb)" not in text  # links between notebooks made relative to book/
+    assert tool.short_place("08_optimizers_trainer", "", "2. SGD with momentum") == "8 §2"
+    assert tool.short_place("08_optimizers_trainer", "", "Summary") == "8 §Summary"
+    assert tool.short_place("08_optimizers_trainer", "", "Summary", compact=True) == "8"
+    assert tool.short_place("data_workers", "deep_dives", "3. Workers") == "deep dive §3"
+    text, _ = tool.render_all()
+    assert ('<a class="sbs-sec" href="notebooks/08_optimizers_trainer.html#summary" '
+            'title="notebook 8, §Summary">8 §Summary</a>') in text
     # the section the API-map rows point to exists in notebook 2
     nb02 = (ROOT / "notebooks" / f"{apimap.MAP_NOTEBOOK}.py").read_text()
     assert f"# ## {apimap.MAP_SECTION}\n" in nb02
+    assert f'href="notebooks/{apimap.MAP_NOTEBOOK}.html#the-whole-map-run"' in text
+    assert "](06_blocks.ipynb)" not in text  # links between notebooks made relative to book/
+
+
+# ----------------------------------------------------------------------- the cheat sheet
+def test_committed_pages_are_what_the_tool_writes():
+    tool = _tool()
+    for path, (text, _) in tool.render().items():
+        committed = path.read_text(encoding="utf-8")
+        assert committed == text, f"book/{path.name} is out of date: run `make cheatsheet`"
+    toc = (ROOT / "book" / "_toc.yml").read_text()
+    assert "- file: cheatsheet" in toc and "- file: all_mappings" in toc
+    assert tool.main(["--check"]) == 0
+
+
+def test_check_fails_on_a_stale_page(tmp_path, capsys):
+    tool = _tool()
+    for path, (text, _) in tool.render().items():
+        (tmp_path / path.name).write_text(text, encoding="utf-8")
+    assert tool.main(["--check", "--out-dir", str(tmp_path)]) == 0
+    (tmp_path / "all_mappings.md").write_text("stale", encoding="utf-8")
+    assert tool.main(["--check", "--out-dir", str(tmp_path)]) == 1
+    assert "all_mappings.md: OUT OF DATE" in capsys.readouterr().out
+
+
+def _sheets(text):
+    return (_between(text, "## From PyTorch to MXNet Gluon", "## From MXNet Gluon to PyTorch"),
+            _between(text, "## From MXNet Gluon to PyTorch"))
+
+
+def test_the_cheat_sheet_is_the_selected_rows_both_ways(found):
+    tool = _tool()
+    text, stats = tool.render_sheet()
+    selectors = [s for group in tool.SHEET.values() for s in group]
+    assert 40 <= len(selectors) <= 60 and stats["rows"] == len(selectors)
+    assert set(tool.SHEET) >= {"Tensors", "Layers", "Losses", "Optimizer and Trainer",
+                               "Autograd", "Data", "Devices", "Saving and loading"}
+    entries = [e for group in tool.resolve_sheet(found).values() for e in group]
+    torch_sheet, mx_sheet = _sheets(text)
+    for sheet, first in ((torch_sheet, "pytorch"), (mx_sheet, "mxnet")):
+        rows = _table_rows(sheet)
+        assert len(rows) == 1 + len(tool.SHEET) + len(selectors)  # the header, topics, rows
+        assert rows[0] == ("| PyTorch | MXNet Gluon | § |" if first == "pytorch"
+                           else "| MXNet Gluon | PyTorch | § |")
+        for e in entries:
+            a, b = (e.pytorch, e.mxnet) if first == "pytorch" else (e.mxnet, e.pytorch)
+            assert f"| {a} | {b} | {e.source} |" in sheet, e.key
+        for row in rows[1:]:
+            assert "<br>" not in row and (row.count(" | ") == 2 or "sbs-topic" in row), row
+    # the two orders differ: within a topic each sheet sorts by its own first column
+    firsts = [[r.split(" | ")[0] for r in _table_rows(s)[1:]] for s in (torch_sheet, mx_sheet)]
+    assert firsts[0] != firsts[1]
+    tensors = _between(torch_sheet, "Tensors</span>", "Layers</span>")
+    assert tensors.index("`torch.arange(5)`") < tensors.index("`w.view(16)`")
+
+
+def test_each_sheet_row_is_a_row_that_runs(found):
+    """A selected API-map row shows its spellings; a selected table row its cells."""
+    tool = _tool()
+    e = tool.resolve("map: arange", found)
+    assert (e.pytorch, e.mxnet) == ("`torch.arange(5)`", "`nd.arange(5, dtype='int64')`")
+    assert apimap.row("arange").mx_spelling in apimap.row("arange").nd
+    assert "2 §8</a>" in e.source and "#the-whole-map-run" in e.source
+    e = tool.resolve("08_optimizers_trainer §7: `StepLR(opt, step_size, gamma)`", found)
+    assert e.mxnet == "`FactorScheduler(step, factor, base_lr)`" and "8 §7</a>" in e.source
+    e = tool.resolve("17_legacy_module_api §Summary: `x.to(device)`", found)
+    assert (e.pytorch, e.mxnet) == ("`x.to(device)`", "`x.as_in_context(ctx)`")
+    assert ">17</a>" in e.source
+
+
+@pytest.mark.parametrize("selector, why", [
+    ("map: no such row", "matches 0 rows"),
+    ("08_optimizers_trainer §Summary: no such label", "matches 0 rows"),
+    ("map: apply_", "no one-line MXNet spelling"),
+    ("08_optimizers_trainer §Summary: optimizer", "characters"),   # too long to print
+    ("06_blocks §Summary: custom block", "holds a link"),
+])
+def test_a_selector_that_does_not_name_one_printable_row_fails(found, selector, why):
+    tool = _tool()
+    with pytest.raises(tool.SelectorError, match=why):
+        tool.resolve(selector, found)
+    with pytest.raises(tool.SelectorError):
+        tool.resolve_sheet(found, {"Tensors": ("map: ones", selector)})
+
+
+def test_a_selector_that_names_several_rows_fails(found):
+    """Two rows with one key (two tables of one section, rows written alike): which one the
+    sheet meant is not known."""
+    tool = _tool()
+    row = next(m for m in found.rows if m.key == "17_legacy_module_api §Summary: `x.to(device)`")
+    twice = mappings.Tables(rows=[row, row])
+    with pytest.raises(tool.SelectorError, match="matches 2 rows"):
+        tool.resolve(row.key, twice)
+    assert tool.resolve(row.key, mappings.Tables(rows=[row])).mxnet == "`x.as_in_context(ctx)`"
+
+
+def test_a_selector_listed_twice_fails(found):
+    tool = _tool()
+    with pytest.raises(tool.SelectorError, match="twice"):
+        tool.resolve_sheet(found, {"Tensors": ("map: ones",), "Layers": ("map: ones",)})
+
+
+def test_the_tool_fails_on_a_bad_selector(monkeypatch, tmp_path, capsys):
+    tool = _tool()
+    monkeypatch.setitem(tool.SHEET, "Tensors", ("map: ones", "map: no such row"))
+    assert tool.main(["--out-dir", str(tmp_path)]) == 2
+    assert "no such row" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_the_five_gotchas_link_the_section_that_asserts_them(found):
+    from sidebyside.migrate import gotchas
+
+    tool = _tool()
+    text, stats = tool.render_sheet()
+    assert len(tool.GOTCHAS) == stats["gotchas"] == 5
+    for sheet in _sheets(text):
+        items = [ln for ln in sheet.splitlines() if re.match(r"\d\. \*\*", ln)]
+        assert len(items) == 5
+        for (tag, name), item in zip(tool.GOTCHAS, items):
+            d = gotchas.by_name(name)
+            assert item.startswith(f"{items.index(item) + 1}. **{tag}**: ")
+            assert f'href="{d.link.removesuffix(".ipynb")}.html#{d.anchor}"' in item
+            # the section exists: its heading is in the notebook's source
+            py = ROOT / d.link.removesuffix(".ipynb")
+            assert mappings.section_id(d.where.split(", §", 1)[1]) == d.anchor
+            assert py.with_suffix(".py").exists()
+    with pytest.raises(tool.SelectorError):
+        tool.resolve_gotchas((("x", "no-such-detector"),))
+
+
+def test_the_cheat_sheet_links_its_pdf_and_the_full_table():
+    text, _ = _tool().render_sheet()
+    assert '<a class="sbs-pdf" href="cheatsheet.pdf" download>' in text
+    assert 'href="all_mappings.html"' in text
+    assert ":::{div} sbs-cheatsheet" in text and ":::{div} sbs-sheet sbs-sheet-mxnet" in text
+    # no MyST link: the page builds alone (tests/test_cheatsheet_print.py) with -W
+    assert not re.search(r"\]\((?!#)[^)]*\)", text)
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -335,3 +526,9 @@ def test_committed_cheatsheet_is_what_the_tool_writes():
     ("a | b", "a \\| b")])
 def test_cheatsheet_text_is_protected_from_linkify(text, expected):
     assert _tool().protect(text) == expected
+
+
+@pytest.mark.parametrize("value, text", [(1e-5, "1e-5"), (1e-6, "1e-6"), (0.001, "0.001"),
+                                         (2e-3, "0.002"), (1e-12, "1e-12")])
+def test_tolerance(value, text):
+    assert _tool().tolerance(value) == text

@@ -155,3 +155,40 @@ def test_sample_grid_bad_input(rows, kwargs, match):
 def test_sample_grid_wrong_types_name_the_row():
     with pytest.raises(TypeError, match="row 'a', images"):
         plotting.sample_grid({"a": ("not images", [0])})
+
+
+def test_a_smoothed_panel_says_so_on_its_y_axis():
+    fig = plotting.curves({"loss": {"PyTorch": np.linspace(2, 1, 50)},
+                           "acc": {"PyTorch": np.linspace(0, 1, 9)},
+                           "raw": {"PyTorch": [1.0, 2.0]}},
+                          smooth={"loss": 20, "acc": 3}, xlabel={"acc": "epoch", "loss": "step"})
+    loss_ax, acc_ax, raw_ax = fig.axes[:3]
+    assert loss_ax.get_ylabel() == "running mean of 20 steps"
+    assert acc_ax.get_ylabel() == "running mean of 3 epochs"
+    assert raw_ax.get_ylabel() == ""
+    fig = plotting.curves({"loss": {"g": [1.0, 2.0, 3.0]}}, smooth=2, xlabel="update (×10)")
+    assert fig.axes[0].get_ylabel() == "running mean of 2 values"
+
+
+def test_a_legend_below_covers_no_curve():
+    names = ["Gluon by hand vs PyTorch", "Gluon Trainer vs PyTorch",
+             "Gluon Trainer vs PyTorch with MXNet's float32 lr", "seed's step(128) vs the same"]
+    # curves in every corner: "best" has nowhere to go but over one
+    series = {n: np.tile([1e-16, 1e-1], 50) * (i + 1) for i, n in enumerate(names)}
+    fig = plotting.curves({"gap": series}, logy="gap", legend="below")
+    _render(fig)
+    ax = fig.axes[0]
+    renderer = fig.canvas.get_renderer()
+    box, frame = ax.get_legend().get_window_extent(renderer), ax.get_window_extent(renderer)
+    assert box.y1 < frame.y0, "the legend lies under the axes, not on them"
+    assert 0 <= box.x0 and box.x1 <= fig.bbox.x1, "and inside the figure"
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == names
+    inside = plotting.curves({"gap": series}, logy="gap")
+    _render(inside)
+    ax = inside.axes[0]
+    box = ax.get_legend().get_window_extent(inside.canvas.get_renderer())
+    assert ax.get_window_extent(inside.canvas.get_renderer()).contains(box.x0 + 1, box.y0 + 1)
+    with pytest.raises(ValueError, match="legend must be one of"):
+        plotting.curves({"gap": series}, legend="outside")
+    with pytest.raises(ValueError, match="no such panel"):
+        plotting.curves({"gap": series}, legend={"loss": "below"})

@@ -1,6 +1,7 @@
 """The README's claims about this repository that can drift: every row of "When the input is
 wrong" names tests that exist, the layout table names every tool, and the book intro's
-reading order lists every chapter with the time its header states."""
+reading order lists every chapter with the time its header states, and the hours it gives
+for the whole and for each path are the table's sums."""
 import re
 
 from conftest import ROOT
@@ -79,9 +80,13 @@ def header_minutes(path):
     return int(match.group(1))
 
 
-def test_the_intro_reading_order_lists_every_chapter_with_its_header_time():
-    rows = re.findall(r"^\| (\d+) \| \[[^\]]+\]\(notebooks/([^)]+)\.ipynb\)[^|]*\| (\d+) min \|$",
+def intro_rows():
+    return re.findall(r"^\| (\d+) \| \[[^\]]+\]\(notebooks/([^)]+)\.ipynb\)[^|]*\| (\d+) min \|$",
                       INTRO, flags=re.M)
+
+
+def test_the_intro_reading_order_lists_every_chapter_with_its_header_time():
+    rows = intro_rows()
     chapters = sorted(p for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.py"))
     assert [(int(n), stem) for n, stem, _ in rows] == [(int(p.name[:2]), p.stem) for p in chapters]
     for _, stem, minutes in rows:
@@ -90,3 +95,23 @@ def test_the_intro_reading_order_lists_every_chapter_with_its_header_time():
     stated = re.search(r"The chapters take about (\w+) hours", INTRO)
     words = {"seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11}
     assert stated and abs(words[stated.group(1)] - total_hours) <= 0.5, total_hours
+    hours, minutes = divmod(round(total_hours * 60), 60)
+    assert f"the table's times add up to {hours} h {minutes} min" in INTRO
+
+
+def test_the_intro_paths_take_the_hours_it_states():
+    """Each reading path ("chapters 1, 2, 3 and the capstone 16 (about 5 hours by the table)")
+    takes the stated hours by the table's times, within half an hour."""
+    minutes = {int(n): int(m) for n, _, m in intro_rows()}
+    text = " ".join(INTRO.split())
+    paths = re.findall(r"chapters ([\d, –]+?)(?: and the capstone (\d+))? "
+                       r"\(about (\d+) hours by the table\)", text)
+    assert len(paths) == 2, paths
+    for chapters, capstone, hours in paths:
+        numbers = []
+        for part in re.split(r",\s*|\s+and\s+", chapters.strip(" ,")):
+            first, _, last = part.partition("–")
+            numbers += range(int(first), int(last or first) + 1)
+        numbers += [int(capstone)] if capstone else []
+        total = sum(minutes[n] for n in numbers) / 60
+        assert abs(total - int(hours)) <= 0.5, (chapters, capstone, total)

@@ -141,6 +141,101 @@ def test_error_index_reads_the_deep_dives_too(tmp_path, errors_tool):
     assert "in 2 notebooks and deep dives" in page
 
 
+# words that open a sentence only by leaning on the one before it
+LEANING = re.compile(r"(?:and|but|or|nor|so|yet|then|also|first|second|third|fourth|finally|"
+                     r"next|last)\b", re.I)
+
+
+def _sentence_problem(text):
+    """Why ``text`` is not a sentence a reader can take alone, or None."""
+    if text[:1].islower() or text.startswith(("…", "...")):
+        return "starts in the middle of a sentence"
+    if LEANING.match(re.sub(r"^\W+", "", text)):
+        return "starts with a word that leans on the sentence before"
+    if not re.search(r"[.!?]\)?$", text) or text.endswith(("…", "….")):
+        return "does not end with a full stop"
+    if text.count("`") % 2:
+        return "cuts a code span"
+    return None
+
+
+def test_error_index_causes_and_fixes_are_whole_sentences(errors_tool):
+    problems = [(e.stem, e.cell, kind, why, text)
+                for e in errors_tool.read_all()
+                for kind, text in (("cause", e.cause), ("fix", e.fix)) if text
+                for why in [_sentence_problem(text)] if why]
+    assert not problems, "\n".join(map(str, problems))
+    assert _sentence_problem("and `mx.np.ones(5, 3)` reads it as the *dtype*.")
+    assert _sentence_problem("Second, leaving the graph for numpy.")
+    assert _sentence_problem("… a convolution in `NHWC` does not.")
+
+
+def test_error_index_fix_comes_from_the_error_s_own_section(errors_tool):
+    """A fix is read from the first Markdown cell after the error's cell (or after a run of
+    raising cells), in the same section; that cell does not introduce the next error, and
+    it never opens a topic of its own ("**`addmm`**. The seed writes …")."""
+    from sidebyside.apimap import errorindex
+
+    checked = 0
+    for e in errorindex.read_all():
+        if not e.fix:
+            continue
+        path = ROOT / "notebooks" / e.folder / f"{e.stem}.ipynb"
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        j = next(k for k in range(e.cell + 1, len(cells)) if cells[k]["cell_type"] == "markdown")
+        assert errorindex._section(cells, j)[0] == e.section, (e.key, e.fix)
+        assert not errorindex._source(cells[j]).lstrip().startswith("#"), e.key
+        after = next((c for c in cells[j + 1:] if c["cell_type"] == "markdown"
+                      or "raises-exception" in c.get("metadata", {}).get("tags", [])), None)
+        assert not after or after["cell_type"] == "markdown", (e.key, "introduces the next error")
+        assert not errorindex.TOPIC_LABEL.match(e.fix), (e.key, e.fix)
+        checked += 1
+    assert checked >= 30
+
+
+def test_error_index_known_causes_and_fixes(errors_tool):
+    entries = errors_tool.read_all()
+
+    def entry(stem, needle):
+        return next(e for e in entries if e.stem == stem and needle in e.code)
+    split = entry("02_tensor_ops", "nd.split(")
+    assert not split.fix or ("addmm" not in split.fix and "linalg_gemm" not in split.fix)
+    init = entry("03_mnist_mlp", "gluon.nn.Dense(10)(")
+    assert "`initialize()`" in init.cause and "`initialize()`" in init.fix
+    dtype = entry("01_install_and_environment", "mnp.ones(5, 3)")
+    assert dtype.cause.startswith("`nd.ones(5, 3)` reads") and "*dtype*" in dtype.cause
+    late = entry("05_autograd", "mx_late_doubled.asnumpy()")
+    assert late.cause.startswith("Take index 7") and "first sync point" in late.cause
+    shape = entry("05_autograd", "nd.dot(")
+    assert shape.cause.startswith("A *shape* error")      # not the paragraph above its heading
+
+
+def test_error_index_joins_a_sentence_split_around_a_cell(tmp_path, errors_tool):
+    md = lambda text: {"cell_type": "markdown", "metadata": {}, "source": text}  # noqa: E731
+
+    def code(source, raises=False):
+        out = [{"output_type": "error", "ename": "E", "evalue": "bad", "traceback": []}]
+        return {"cell_type": "code", "metadata": {"tags": ["raises-exception"] if raises else []},
+                "source": source, "outputs": out if raises else [], "execution_count": 1}
+    nb = {"cells": [
+        md("# 7 · X"), md("## 1. Layouts\n\nOld text, before the heading.\n\n### Pooling\n\n"
+                          "**Gluon**: transpose first. Pooling in `NHWC` works …"),
+        code("pool(x)"), md("… a convolution in `NHWC` does not:"), code("conv(x)", True),
+        md("**`addmm`**. The seed writes `gemm(M, a, b)`: the matrix to add goes last."),
+        code("gemm(a, b, M)", True), md("The fix: `gemm(a, b, M)`, the other order."),
+        md("`flatten` matters:"), md("PyTorch raises on the same line:"), code("t(x)", True),
+        md("and Gluon at the sync point:"), code("g(x)", True)],
+        "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "07_x.ipynb").write_text(json.dumps(nb))
+    conv, gemm, pt, gl = errors_tool.read_all(tmp_path)
+    assert conv.cause == "Pooling in `NHWC` works; a convolution in `NHWC` does not."
+    assert conv.fix is None                            # the next text opens another topic
+    assert gemm.cause.startswith("**`addmm`**. The seed writes")
+    assert gemm.fix == "The fix: `gemm(a, b, M)`, the other order."
+    assert pt.fix is None                              # it introduces the next error
+    assert gl.cause == "PyTorch raises on the same line, and Gluon at the sync point."
+
+
 # ------------------------------------------------------------------------ book/status.md
 def test_committed_status_page_is_what_the_tool_writes(status_page):
     committed = (ROOT / "book" / "status.md").read_text(encoding="utf-8")
@@ -199,3 +294,24 @@ def test_status_reads_timings_and_errors(tmp_path, status_tool):
 def test_reference_pages_are_in_the_toc():
     toc = (ROOT / "book" / "_toc.yml").read_text()
     assert "- file: errors" in toc and "- file: status" in toc
+
+
+def test_status_page_says_which_run_each_book_shows(status_page):
+    prose = status_page.split("## Versions")[0]
+    assert "The book shows those outputs" not in prose
+    assert "`make book`" in prose and "execute_notebooks: cache" in prose
+    assert "that machine's run" in prose and "`tests/test_book.py`" in prose
+
+
+def test_status_table_has_no_column_with_one_value(status_page, status_tool):
+    table = [ln for ln in status_page.split("## Notebooks")[1].splitlines()
+             if ln.startswith("| [")]
+    assert len(table) == len(status_tool.read_all())
+    columns = list(zip(*[[c.strip() for c in ln.strip("|").split("|")] for ln in table]))
+    assert len(columns) >= 8
+    # the status column is the page's point, even when every row is "ok"
+    constant = [i for i, col in enumerate(columns) if len(set(col)) == 1 and i != 6]
+    assert not constant, f"columns {constant} have the same value in every row"
+    rows = status_tool.read_all()
+    if len({s.python for s in rows}) == 1:
+        assert f"ran on Python {rows[0].python}" in status_page

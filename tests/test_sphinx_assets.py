@@ -50,6 +50,77 @@ def test_tagged_cells_become_one_tab_set_per_pair():
     assert [item[0].astext() for item in legacy[0].children] == ["MXNet", "PyTorch"]
 
 
+def _myst_paragraph(markdown):
+    """The paragraph MyST makes of ``markdown`` (one that opens with bold text starts with an
+    empty Text node: ``[Text(''), strong, Text(': ...')]``)."""
+    from docutils import nodes
+    from docutils.core import publish_doctree
+    from myst_parser.parsers.docutils_ import Parser
+
+    doctree = publish_doctree(markdown, parser=Parser(), settings_overrides={"report_level": 5})
+    return next(iter(doctree.findall(nodes.paragraph)))
+
+
+def _cell(*tags):
+    from docutils import nodes
+
+    return nodes.container("", nodes.literal_block("x", "x"),
+                           classes=["cell", *(f"tag_{t}" for t in tags)])
+
+
+def test_label_paragraphs_as_myst_parses_them_go_into_their_tab():
+    from docutils import nodes
+
+    from sphinx_assets import _labelled, pair_cells
+
+    for markdown, tag in [("**PyTorch**", "pytorch"), ("**PyTorch**: a loader", "pytorch"),
+                          ("**PyTorch** keeps float64", "pytorch"),
+                          ("The arc cosine, **PyTorch**:", "pytorch"),
+                          ("**MXNet**: a Module", "gluon"), ("**Gluon**", "mxnet"),
+                          ("**PyTorch → ONNX → ONNX Runtime**. Since", "pytorch")]:
+        assert _labelled(_myst_paragraph(markdown), tag), markdown
+    for markdown, tag in [("**Gluon**", "pytorch"), ("**PyTorch**", "gluon"),
+                          ("Run it in **PyTorch** first.", "pytorch"), ("PyTorch:", "pytorch"),
+                          ("**Note**: PyTorch", "pytorch")]:
+        assert not _labelled(_myst_paragraph(markdown), tag), markdown
+
+    lead, pt_label, pt = _myst_paragraph("Ones, plus one."), _myst_paragraph("**PyTorch**"), \
+        _cell("pytorch")
+    mx_label, mx = _myst_paragraph("**Gluon**:"), _cell("gluon")
+    section = nodes.section("", lead, pt_label, pt, mx_label, mx)
+    assert pair_cells(section) == (1, [])
+    assert list(section.children[:1]) == [lead]     # only the label moves, not the lead-in
+    (_, pt_content), (_, mx_content) = section[1].children
+    assert list(pt_content.children) == [pt_label, pt]
+    assert list(mx_content.children) == [mx_label, mx]
+
+
+def test_a_further_cell_of_the_second_side_joins_its_tab():
+    from docutils import nodes
+
+    from sphinx_assets import pair_cells
+
+    pt, nd_cell, np_label, np_cell, check = (_cell("pytorch"), _cell("gluon"),
+                                             _myst_paragraph("**Gluon**, `mx.np`:"),
+                                             _cell("gluon"), _cell())
+    section = nodes.section("", pt, nd_cell, np_label, np_cell, check)
+    assert pair_cells(section) == (1, [])
+    (_, pt_content), (_, mx_content) = section[0].children
+    assert list(pt_content.children) == [pt]
+    assert list(mx_content.children) == [nd_cell, np_label, np_cell]
+    assert list(section.children[1:]) == [check]
+    # a Gluon cell that pairs with the PyTorch cell after it starts a tab set of its own
+    cells = [_cell("pytorch"), _cell("gluon"), _cell("gluon"), _cell("pytorch")]
+    section = nodes.section("", *cells)
+    assert pair_cells(section) == (2, [])
+    assert [[list(item[1].children) for item in tab_set.children] for tab_set in section] == \
+        [[[cells[0]], [cells[1]]], [[cells[2]], [cells[3]]]]
+    # a cell of the first side after the pair is no part of it
+    lonely = _cell("pytorch")
+    section = nodes.section("", _cell("pytorch"), _cell("gluon"), lonely)
+    assert pair_cells(section) == (1, [lonely])
+
+
 def test_figures_get_alt_text_from_section_and_cell():
     from docutils import nodes
 

@@ -19,6 +19,10 @@ of jupyter_server). Every page is loaded at a desktop and a phone width, and the
 9. tabs: on a page with PyTorch/Gluon tab sets (book/_ext/sphinx_assets.py), clicking the MXNet
    side of the first set switches every set of the page to it, and each set then shows
    exactly one panel, with a code cell in it; the PyTorch side is clicked back afterwards
+10. labels: no framework label left outside a tab set: the paragraph right before a set is
+   not one that opens with a bold framework name ("**PyTorch**", "**PyTorch**: ...") or ends
+   with one ("The arc cosine, **PyTorch**:"); such a label belongs in its tab, else it sits
+   above the other framework's code when that tab is chosen
 
 A screenshot of each page at each width goes to the artifacts folder.
 The command prints one line per problem and exits 1 if there is any.
@@ -57,7 +61,8 @@ VIEWPORTS = {
 PHONE_UA = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 "
             "(KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1")
 CHECKS = ("console", "requests", "offline", "scroll", "images", "alt", "links", "search",
-          "tabs")
+          "tabs", "labels")
+FRAMEWORK_LABELS = ("PyTorch", "Gluon", "MXNet")     # book/_ext/sphinx_assets.py's tab labels
 SEARCH_TERM = "Trainer"
 
 _IMAGE_FILE = re.compile(r"\.(png|jpe?g|gif|svg|webp|bmp|ico)$", re.I)
@@ -85,6 +90,24 @@ def link_host_problem(href):
     if any(host == ok or host.endswith("." + ok) for ok in ALLOWED_LINK_HOSTS):
         return None
     return f"link to a host not in ALLOWED_LINK_HOSTS: {href[:120]}"
+
+
+def label_problem(parts):
+    """Why the paragraph made of ``parts`` (``(tag, text)`` per child node: ``"#text"`` or an
+    element's lower-case tag name) is a framework label that should be inside the tab set
+    after it, or None."""
+    parts = [(tag, text) for tag, text in parts if tag != "#text" or text.strip()]
+    if not parts:
+        return None
+    first, last = parts[0], parts[-1]
+    if last[0] == "#text" and last[1].strip() == ":" and len(parts) > 1:
+        last = parts[-2]
+    text = " ".join("".join(t for _, t in parts).split())
+    if first[0] in ("strong", "b") and first[1].strip().startswith(FRAMEWORK_LABELS):
+        return f"a framework label above a tab set, outside it: {text[:80]!r}"
+    if last[0] in ("strong", "b") and last[1].strip() in FRAMEWORK_LABELS:
+        return f"a framework label above a tab set, outside it: {text[:80]!r}"
+    return None
 
 
 def request_problem(url):
@@ -304,6 +327,16 @@ _TABS = r"""
   })};
 })"""
 
+# The paragraph right before each framework tab set, as (tag, text) per child node.
+_LABELS = r"""
+Array.from(document.querySelectorAll('.sd-tab-set.sbs-frameworks')).map(s => {
+  const p = s.previousElementSibling;
+  if (!p || p.tagName !== 'P') return null;
+  return Array.from(p.childNodes).map(n => [n.nodeType === 3 ? '#text' : n.nodeName.toLowerCase(),
+                                           n.textContent]);
+}).filter(p => p)
+"""
+
 _SEARCH_RESULTS = r"""
 (() => {
   const items = document.querySelectorAll('#search-results li, ul.search li');
@@ -395,6 +428,7 @@ def check_page(dt, session, base, page, viewport, shots_dir, settle=0.4):
                 problems.append(Problem(page, viewport, "links", why))
 
     if viewport == "desktop":
+        problems += check_labels(dt, session, page, viewport)
         problems += check_tabs(dt, session, page, viewport, shots_dir)
 
     shot = None
@@ -404,6 +438,16 @@ def check_page(dt, session, base, page, viewport, shots_dir, settle=0.4):
         shot.write_bytes(base64.b64decode(data))
     facts.pop("links")
     return problems, dict(facts, screenshot=str(shot) if shot else None)
+
+
+def check_labels(dt, session, page, viewport):
+    """Check 10 on the loaded page."""
+    problems = []
+    for parts in _evaluate(dt, session, _LABELS):
+        why = label_problem(parts)
+        if why:
+            problems.append(Problem(page, viewport, "labels", why))
+    return problems
 
 
 def check_tabs(dt, session, page, viewport, shots_dir=None):

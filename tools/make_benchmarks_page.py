@@ -1,19 +1,28 @@
-"""Write book/benchmarks.md (and book/_static/benchmarks.png) from the latest benchmark run.
+"""Write book/benchmarks.md and its figures (book/_static/benchmarks-<workload>.png) from the
+latest benchmark run.
 
 The page is a pure function of ``benchmarks/results/latest.json`` (written by ``make bench``):
-the tables, the roofline fractions and the verdict sentence are all computed here from the
-cells (``benchmarks/analysis.py``), nothing about the outcome is written by hand. The figure
-is ``benchmarks/results/latest.png``, copied to ``book/_static/benchmarks.png``.
+the verdict line, the tables, the roofline fractions and the figures are all computed here
+from the cells (``benchmarks/analysis.py``), nothing about the outcome is written by hand.
+There is one figure per workload, drawn here (not ``benchmarks/results/latest.png``, whose six
+panels are too small to read at the book's page width): its panels stacked in one column,
+``FIG_WIDTH_IN`` wide at ``FIG_DPI``, no text under ``MIN_FONT_PT``, so that it stays
+legible when a phone shrinks it to the column, and each figure links to its full-size PNG.
 
-``make benchmarks-page`` (or this file) rewrites both; ``--check`` exits 1 when either
-committed file differs from what would be written (tests/test_benchmarks.py checks the same).
+``make benchmarks-page`` (or this file) rewrites the page and the figures and removes any
+other ``book/_static/benchmarks*.png``; ``--check`` exits 1 when the page or a figure differs
+from what would be written, or a stale figure is left (tests/test_benchmarks.py checks the
+same). The PNGs carry no software version or date (``metadata``), so the same data and the
+same matplotlib draw the same bytes.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import statistics
 import sys
+import textwrap
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -22,11 +31,18 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import analysis  # noqa: E402  (benchmarks/analysis.py)
 import pagegen  # noqa: E402  (tools/pagegen.py)
 import spec  # noqa: E402  (benchmarks/spec.py)
+from plot import COLOURS, PIPE_COLOURS, PIPE_LABELS  # noqa: E402  (benchmarks/plot.py)
 
 RESULTS = ROOT / "benchmarks" / "results" / "latest.json"
-FIGURE = ROOT / "benchmarks" / "results" / "latest.png"
 OUT = ROOT / "book" / "benchmarks.md"
-STATIC_FIGURE = "_static/benchmarks.png"       # relative to the page's folder
+STATIC = "_static"                 # the figures' folder, relative to the page's folder
+FIGURE_GLOB = "benchmarks*.png"    # what this tool owns there: any other such file is stale
+FIG_DPI = 120                      # pixels per inch of the PNGs (written in their pHYs chunk)
+FIG_WIDTH_IN = 5.5                 # 660 px at FIG_DPI: shown unscaled in the desktop column
+PANEL_HEIGHT_IN = 3.0
+FONT_PT = 12                       # axis labels, legend
+TITLE_PT = 13                      # panel titles
+MIN_FONT_PT = 11                   # tick labels, the figure's header: the smallest text
 TARGET = "benchmarks-page"
 BUSY = 0.25      # share of the CPUs busy with other work above which the page warns
 W = spec.WORKLOAD_SHORT
@@ -267,7 +283,8 @@ def _comparisons(r: dict) -> list[str]:
     comps = analysis.comparisons(r)
     if not comps:
         return []
-    lines = ["## Gluon against PyTorch, condition by condition", "",
+    lines = ["(benchmarks-comparisons)=",
+             "## Gluon against PyTorch, condition by condition", "",
              "Each framework's fastest configuration in each measured condition, and "
              "(last column) the plain pair the seed compared, Gluon imperative against "
              "PyTorch eager. A ratio above 1: Gluon is faster.", "",
@@ -441,6 +458,238 @@ def _noise(r: dict) -> list[str]:
     return lines + [""]
 
 
+# ------------------------------------------------------------------------------ verdict
+def _count(n: int, of: int) -> str:
+    return f"{'none' if n == 0 else n} of the {of}"
+
+
+def verdict_line(v: dict) -> str:
+    """The page's first line: the verdict in one sentence, from ``analysis.verdict``."""
+    if v["holds"] is None:
+        return v["sentence"]
+    comps = v["comparisons"]
+    return (f"PyTorch is ahead in {_count(len(v['torch_leads']), len(comps))} measured "
+            "conditions; the seed's claim that Gluon trains the MLP about twice as fast "
+            f"{'holds' if v['holds'] else 'does not hold'} here "
+            f"({v['ratio']:.2f}× where the seed measured it).")
+
+
+def _verdict(r: dict, v: dict) -> list[str]:
+    """The verdict line, the run it comes from, then its detail as a list."""
+    m, threads = r["machine"], analysis.thread_counts(r)
+    lines = [f"**Verdict: {verdict_line(v)}**", "",
+             f"Measured on {r['created'][:10]} on {m['cpu_model']}"
+             f"{' (virtual machine)' if m.get('virtualized') else ''}, "
+             f"{m['cpus_available']} CPU(s), at "
+             + " and ".join(map(str, threads))
+             + f" thread{'s' if threads != [1] else ''} ({r['mode']} run; the machine and "
+             "the method are described below).", ""]
+    if v["holds"] is None:
+        return lines
+    comps, p, low = v["comparisons"], v["primary"], v["claim_low"]
+    modes = {"arith": "arithmetic-only ones", "loader": "through the DataLoader"}
+
+    def by_mode(found):
+        out = []
+        for k, words in modes.items():
+            n, of = sum(c["mode"] == k for c in found), sum(c["mode"] == k for c in comps)
+            if of:
+                out.append(f"all {of} {words}" if n == of else f"{_count(n, of)} {words}")
+        return "; ".join(out)
+
+    between = [c for c in comps if 1 <= c["ratio"] < low]
+    lines += [
+        f"- **Where the seed measured** ({analysis.condition(p)}, each framework's fastest "
+        f"configuration): Gluon's fastest ({_label(p['gluon'])}) trains at "
+        f"{p['ratio']:.2f}× the speed of PyTorch's fastest ({_label(p['torch'])}). *About "
+        f"twice* counts as {low}× or more.",
+    ]
+    if v["ahead"]:
+        lines.append(f"- **Gluon {low}× or more ahead** in "
+                     f"{_count(len(v['ahead']), len(comps))} conditions: "
+                     + "; ".join(analysis.condition(c) for c in v["ahead"]) + ".")
+    else:
+        best = max(comps, key=lambda c: c["ratio"])
+        lines.append(f"- **Gluon {low}× or more ahead** in none of the {len(comps)} "
+                     f"conditions; its largest lead is {best['ratio']:.2f}× "
+                     f"({analysis.condition(best)}).")
+    if between:
+        lines.append(f"- **Gluon ahead by less than {low}×** in "
+                     f"{_count(len(between), len(comps))}: "
+                     + "; ".join(f"{analysis.condition(c)} ({c['ratio']:.2f}×)"
+                                 for c in between) + ".")
+    if v["torch_leads"]:
+        worst = min(v["torch_leads"], key=lambda c: c["ratio"])
+        lines.append(f"- **PyTorch ahead** in {_count(len(v['torch_leads']), len(comps))} "
+                     f"({by_mode(v['torch_leads'])}), by up to {1 / worst['ratio']:.2f}× "
+                     f"({analysis.condition(worst)}).")
+    lines += ["- A *condition* is one mode, workload, batch size and thread count; in each, "
+              "each framework's fastest configuration is compared. Every ratio is in "
+              "{ref}`the comparison table <benchmarks-comparisons>` below.", ""]
+    return lines
+
+
+# ------------------------------------------------------------------------------ figures
+def figure_names(r: dict) -> dict[str, str]:
+    """Workload -> file name of its figure, for each workload with cells in this run."""
+    return {w: f"benchmarks-{w}.png" for w in spec.WORKLOADS if analysis.cells(r, workload=w)}
+
+
+def _by(r: dict, x_key: str, **where) -> tuple[list, list]:
+    rows = sorted(analysis.cells(r, **where), key=lambda c: c[x_key])
+    return [c[x_key] for c in rows], rows
+
+
+def _series(ax, xs, rows, **kw):
+    """Medians, with bars from the slowest to the fastest repeat."""
+    med = [c["samples_per_s_median"] for c in rows]
+    lo = [c["samples"] / max(c["seconds"]) for c in rows]
+    hi = [c["samples"] / min(c["seconds"]) for c in rows]
+    ax.errorbar(xs, med, yerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
+                marker="o", markersize=5, capsize=3, linewidth=1.6, **kw)
+
+
+def _threads_words(t: int) -> str:
+    return f"{t} thread{'s' if t != 1 else ''}"
+
+
+def _panels(r: dict, w: str) -> list[str]:
+    """The panels this run can fill for workload ``w``: modes against batch size, threads."""
+    top = analysis.top_threads(r)
+    out = [m for m in ("arith", "loader") if analysis.cells(r, mode=m, workload=w, threads=top)]
+    b = r["settings"]["scaling_batch"]
+    if len({c["threads"] for c in analysis.cells(r, workload=w, batch=b)}) > 1:
+        out.append("threads")
+    return out
+
+
+def draw_figure(r: dict, w: str):
+    """Workload ``w``'s figure: one column of panels (arithmetic only and through the
+    DataLoader against the batch size at the top thread count, both against the thread count
+    at the scaling batch size), y axes logarithmic, one legend under them."""
+    from matplotlib.figure import Figure
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
+
+    top, b = analysis.top_threads(r), r["settings"]["scaling_batch"]
+    panels = _panels(r, w)
+    wl = spec.WORKLOADS[w]
+    fig = Figure(figsize=(FIG_WIDTH_IN, PANEL_HEIGHT_IN * len(panels) + 3.4), dpi=FIG_DPI,
+                 layout="constrained")
+    axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
+    roof = r.get("roofline", {}).get(str(top))
+    threads = analysis.thread_counts(r)
+    for ax, panel in zip(axes, panels):
+        if panel == "threads":
+            drawn = set()
+            for cfg in spec.CONFIGS:
+                for mode, style in (("arith", "-"), ("loader", "--")):
+                    xs, cs = _by(r, "threads", config=cfg.name, mode=mode, workload=w, batch=b)
+                    if len(cs) > 1:
+                        _series(ax, xs, cs, color=COLOURS[cfg.name], linestyle=style)
+                        drawn.add(mode)
+            ax.set_title(f"Thread scaling, batch {b}", fontsize=TITLE_PT)
+            ax.set_xlabel("threads" + (" (solid: arithmetic only; dashed: DataLoader)"
+                                       if len(drawn) > 1 else
+                                       " (arithmetic only)" if drawn == {"arith"} else
+                                       " (through the DataLoader)"), fontsize=FONT_PT)
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(threads, [str(t) for t in threads])
+            ax.set_xlim(threads[0] / 1.25, threads[-1] * 1.25)
+        else:
+            for cfg in spec.CONFIGS:
+                xs, cs = _by(r, "batch", config=cfg.name, mode=panel, workload=w, threads=top)
+                if cs:
+                    _series(ax, xs, cs, color=COLOURS[cfg.name])
+            bs = analysis.batches(r, mode=panel, workload=w, threads=top)
+            if panel == "loader":
+                for cfg in spec.CONFIGS:
+                    xs, cs = _by(r, "batch", config=cfg.name, mode="pipeline", threads=top)
+                    if cfg.pipeline and cs:
+                        _series(ax, xs, cs, color=PIPE_COLOURS[cfg.front_end], linestyle=":",
+                                alpha=0.8)
+            elif roof:
+                ax.plot(bs, [roof["gflops"] * 1e9 / wl.flops_per_sample(x) for x in bs],
+                        color="grey", linestyle="--", linewidth=1.4)
+            ax.set_title(("Arithmetic only" if panel == "arith" else "Through the DataLoader")
+                         + f", {_threads_words(top)}", fontsize=TITLE_PT)
+            ax.set_xlabel("batch size", fontsize=FONT_PT)
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(bs, [str(x) for x in bs])
+            ax.set_xlim(bs[0] / 1.3, bs[-1] * 1.3)
+        ax.set_yscale("log")
+        # plain numbers at 1, 2 and 5 of each decade: no mathtext exponents (their
+        # superscripts are smaller than MIN_FONT_PT), no unlabelled minor ticks
+        ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1, 2, 5)))
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda y, _: f"{y:,.0f}".replace(
+            ",", "\u2009")))
+        ax.yaxis.set_minor_locator(NullLocator())
+        ax.xaxis.set_minor_locator(NullLocator())
+        ax.set_ylabel("samples/s (log scale)", fontsize=FONT_PT)
+        ax.tick_params(labelsize=MIN_FONT_PT)
+        ax.grid(alpha=0.3)
+    present = {c["config"] for c in analysis.cells(r, workload=w)}
+    handles = [Line2D([], [], color=COLOURS[c.name], marker="o", markersize=5, linewidth=1.6,
+                      label=c.label) for c in spec.CONFIGS if c.name in present]
+    if "loader" in panels:
+        fronts = [c.front_end for c in spec.CONFIGS
+                  if c.pipeline and analysis.cells(r, config=c.name, mode="pipeline")]
+        handles += [Line2D([], [], color=PIPE_COLOURS[f], linestyle=":", linewidth=1.6,
+                           label=PIPE_LABELS[f]) for f in fronts]
+    if "arith" in panels and roof:
+        handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1.4,
+                              label=f"GEMM roofline, {roof['gflops']:.0f} GFLOP/s, "
+                                    "in samples/s"))
+    m, v = r["machine"], r["versions"]
+    where = (f"{m['cpu_model']}, {m['cpus_available']} CPU(s); torch {v.get('torch')}, "
+             f"mxnet {v.get('mxnet')}; {r['mode']} run of {r['created'][:10]}. Points: "
+             "medians; bars: slowest to fastest repeat.")
+    legend = fig.legend(handles=handles, loc="outside lower center", ncol=1, fontsize=FONT_PT,
+                        frameon=False, title="\n".join(textwrap.wrap(where, 60)),
+                        title_fontsize=MIN_FONT_PT, alignment="left")
+    legend.get_title().set_color("#333333")
+    fig.suptitle(wl.label.split(" (")[0] + ": samples per second", fontsize=TITLE_PT + 1,
+                 fontweight="bold")
+    return fig
+
+
+def figure_png(r: dict, w: str) -> bytes:
+    """The PNG of workload ``w``'s figure: no Software/date metadata, so deterministic."""
+    fig = draw_figure(r, w)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=FIG_DPI, metadata={"Software": None})
+    return buf.getvalue()
+
+
+def _figures(r: dict) -> list[str]:
+    """The figures section: one MyST figure per workload, linked to its full-size PNG."""
+    top, b = analysis.top_threads(r), r["settings"]["scaling_batch"]
+    m = r["machine"]
+    lines = ["## The figures", "",
+             "One figure per workload: samples per second (log scale) of each configuration "
+             f"against the batch size at {_threads_words(top)}, arithmetic only and through "
+             "the DataLoader (with each front end's data pipeline alone, dotted: the ceiling "
+             "a loader cell cannot pass unless pipeline and arithmetic overlap)"
+             + (f", and against the thread count at batch {b}" if len(
+                 analysis.thread_counts(r)) > 1 else "")
+             + f". Run of {r['created'][:10]} on the machine below ({m['cpu_model']}, "
+             f"{m['cpus_available']} CPU(s)). Select a figure to open it at full size.", ""]
+    for w, name in figure_names(r).items():
+        wl = spec.WORKLOADS[w]
+        panels = _panels(r, w)
+        what = {"arith": "arithmetic only against the batch size",
+                "loader": "through the DataLoader against the batch size",
+                "threads": f"against the thread count at batch {b}"}
+        alt = (f"Line charts for the {wl.label.split(' (')[0]}: samples per second of each "
+               "configuration, log scale, " + "; ".join(what[p] for p in panels))
+        lines += [f"```{{figure}} {STATIC}/{name}", f":name: benchmarks-figure-{w}",
+                  f":alt: {alt}", f":target: {STATIC}/{name}",
+                  f":width: {round(FIG_WIDTH_IN * FIG_DPI)}px", "",
+                  f"{wl.label.split(' (')[0]}: samples per second of each configuration; "
+                  "the numbers are in the tables below.", "```", ""]
+    return lines
+
+
 def render(results_path: Path = RESULTS) -> tuple[str, dict]:
     r = json.loads(Path(results_path).read_text(encoding="utf-8"))
     if r.get("schema") != spec.SCHEMA:
@@ -454,12 +703,7 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         "",
         "# Benchmarks: how fast each framework trains, measured",
         "",
-        f"**Verdict.** {v['sentence']}",
-        "",
-        f"(*About twice* counts as Gluon's fastest configuration at least "
-        f"{analysis.CLAIM_LOW}× as fast as PyTorch's fastest; every ratio is in the "
-        "comparison table below.)",
-        "",
+        *_verdict(r, v),
         *_warnings(r),
         "The seed article says Gluon trains its MNIST MLP about twice as fast as PyTorch. "
         "[Notebook 3](notebooks/03_mnist_mlp.ipynb) §5 found that the whole-epoch gap comes "
@@ -471,13 +715,9 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         "and both together measured apart. The numbers are those of the machine below on "
         "the day of the run: rerun `make bench` on yours.",
         "",
+        *_figures(r),
         *_method(r),
         *_machine(r),
-        "## The figure",
-        "",
-        f"![Samples per second of each configuration against the batch size and the thread "
-        f"count, for each workload]({STATIC_FIGURE})",
-        "",
         *_throughput(r, top),
         *_comparisons(r),
         *_overlap(r, top),
@@ -492,8 +732,8 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         "- `make bench`: the full run (every configuration, workload, mode, batch size and "
         "thread count; a few minutes on two cores), into `benchmarks/results/latest.json` and "
         "`latest.png`; run it on an otherwise idle machine.",
-        "- `make benchmarks-page`: this page from `latest.json` (and the figure into "
-        "`book/_static/`).",
+        "- `make benchmarks-page`: this page and its figures (drawn from the same file) from "
+        "`latest.json`, the figures into `book/_static/`.",
         "- `make bench-quick`: a CI-size run (one thread count, batch 128, the MLP, no "
         "`torch.compile`) into `benchmarks/results/quick.json`; tests/test_benchmarks.py runs "
         "it and checks the structure of what it writes, never a timing.",
@@ -507,8 +747,15 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
     return text, stats
 
 
-def _figure_target(out: Path) -> Path:
-    return out.parent / STATIC_FIGURE
+def figure_files(results_path: Path, out: Path) -> tuple[dict[Path, bytes], list[Path]]:
+    """What the figures folder beside ``out`` should hold (path -> PNG bytes), and the
+    ``benchmarks*.png`` files there that no longer belong (stale)."""
+    r = json.loads(Path(results_path).read_text(encoding="utf-8"))
+    folder = out.parent / STATIC
+    want = {folder / name: figure_png(r, w) for w, name in figure_names(r).items()}
+    stale = sorted(f for f in folder.glob(FIGURE_GLOB) if f not in want) \
+        if folder.is_dir() else []
+    return want, stale
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -528,16 +775,25 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     rc = pagegen.main(lambda: render(known.results), known.out, TARGET,
                       __doc__.splitlines()[0], page_argv)
-    figure, target = known.results.with_suffix(".png"), _figure_target(known.out)
+    want, stale = figure_files(known.results, known.out)
     if known.check:
-        same = (figure.exists() and target.exists()
-                and figure.read_bytes() == target.read_bytes())
-        print(f"{target.name}: {'up to date' if same else f'OUT OF DATE: run make {TARGET}'}")
-        return rc or (0 if same else 1)
-    if rc == 0 and figure.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(figure.read_bytes())
-        print(f"wrote {target.name}")
+        bad = 0
+        for path, png in want.items():
+            same = path.exists() and path.read_bytes() == png
+            bad += not same
+            print(f"{path.name}: {'up to date' if same else f'OUT OF DATE: run make {TARGET}'}")
+        for path in stale:
+            bad += 1
+            print(f"{path.name}: STALE (no workload of this run draws it): run make {TARGET}")
+        return rc or (1 if bad else 0)
+    if rc == 0:
+        for path, png in want.items():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(png)
+            print(f"wrote {path.name}")
+        for path in stale:
+            path.unlink()
+            print(f"removed {path.name} (stale)")
     return rc
 
 

@@ -4,10 +4,11 @@ The entries are the code cells tagged ``raises-exception`` in the tutorials
 (notebooks/NN_*.ipynb) and the deep dives (notebooks/deep_dives/*.ipynb), read from their
 stored error outputs by ``sidebyside.apimap.errorindex`` (which ``sidebyside.apimap.find``
 searches too): the exception's type and the first line of its message (MXNet's C++ traceback
-banner dropped, ANSI colours stripped, machine paths replaced by ``…``), a one-sentence cause
-taken from the Markdown cell before the cell, a fix or follow-up taken from the first Markdown
-cell after it (left out when that cell starts a new section or introduces the next error),
-and a link to the page and its section. Entries are grouped by framework (MXNet, PyTorch,
+banner dropped, ANSI colours stripped, machine paths replaced by ``…``), a cause (the whole
+first sentences of the prose nearest before the cell, a sentence split around a code cell
+joined), a fix or follow-up (those of the first Markdown cell after it, left out when that
+cell opens a section or a topic of its own or introduces the next error), and a link to the
+page and its section. Entries are grouped by framework (MXNet, PyTorch,
 sidebyside, other) and sorted by message.
 
 Run ``make errors`` (or this file) after re-executing the notebooks; ``--check`` exits 1 when
@@ -79,9 +80,10 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
         "MXNet's C++ traceback banner (`Traceback …`, `File \"../src/…\", line …`) is left "
         "out, messages are cut at 200 characters, and machine paths are shown as `…`.",
         "",
-        "Each entry gives the sentence before the cell in the notebook (*cause*) and, where "
-        "the next text is about the same error, the sentence after it (*fix, or what "
-        "follows*); the notebook section has the full story and the check that asserts it. "
+        "Each entry gives the first whole sentences of the text nearest before the cell in "
+        "the notebook (*cause*) and, where the next text is about the same error, those of "
+        "the text after it (*fix, or what follows*); the notebook section has the full story "
+        "and the check that asserts it. "
         "Entries are grouped by the framework that raised them and sorted by message.",
         "",
     ]

@@ -3,8 +3,11 @@
 Per notebook: title, cells and code cells, the execution time of the stored run (the sum
 over code cells of ``metadata.execution``: ``iopub.execute_input`` → ``shell.execute_reply``),
 the date of that run, whether any cell not tagged ``raises-exception`` stored an error, the
-Python version of the kernel, and the devices line the notebook printed. The versions come
-from notebook 1's stored environment report.
+Python version of the kernel, and the devices line the notebook printed (a column whose value
+is the same in every row is said once, above the table). The versions come from notebook 1's
+stored environment report. The page says which run each build of the book shows: ``make
+book`` executes the notebooks (``execute_notebooks: cache``), the offline test build renders
+the stored outputs.
 
 Everything comes from the committed .ipynb files, so the page is a pure function of them:
 ``make status`` (or this file) rewrites it after ``make notebooks``; ``--check`` exits 1 when
@@ -163,12 +166,17 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
         "",
         "# Status of the notebooks",
         "",
-        "The numbers on this page are those of the **stored outputs**: each notebook is executed "
-        "once by its maintainer and committed with its outputs. The book shows those outputs "
-        "(its test build renders them with execution off), and CI re-executes every notebook "
-        "with nbval and compares what it prints with them. Timings, dates and devices below "
-        "are therefore those of the machine and the day of the stored run, not of your "
-        "machine. To refresh them: `make notebooks && make status`.",
+        "The numbers on this page are those of the **stored outputs**: the outputs committed "
+        "in each notebook, from one run by its maintainer. Which run a copy of the book shows "
+        "depends on how it was built. `make book` (and `make all`) executes the notebooks on "
+        "the machine that builds it (`execute_notebooks: cache` in `book/_config.yml`; "
+        "jupyter-cache keeps a notebook's outputs until its code or its environment changes), "
+        "so that book shows that machine's run, not the one counted here. The offline test "
+        "build (`tests/test_book.py`) turns execution off and renders the stored outputs, the "
+        "run counted here. CI re-executes every notebook with nbval and compares what it "
+        "prints with the stored outputs. Timings, dates and devices below are therefore those "
+        "of the machine and the day of the stored run, not of your machine. To refresh them: "
+        "`make notebooks && make status`.",
         "",
         f"Stored run: {when}. Total: {stats['notebooks']} notebooks, {stats['cells']} cells, "
         f"{stats['code cells']} code cells, {_seconds(total if timed else None)} of execution "
@@ -189,24 +197,41 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
         "",
         "*Status* is **ok** when no cell stored an error except those tagged "
         "`raises-exception` (listed in the [index of error messages](errors.md)), and each "
-        "of those did. *Devices* is what the notebook's device check printed.",
+        "of those did.",
         "",
+    ]
+    # a column with the same value in every row is said once, above the table
+    pythons = {s.python or "—" for s in rows}
+    device_sets = {_escape(s.devices) or "—" for s in rows}
+    same = []
+    if len(pythons) == 1:
+        same.append(f"ran on Python {next(iter(pythons))}")
+    if len(device_sets) == 1:
+        same.append(f"printed `{next(iter(device_sets))}` in its device check")
+    if same:
+        lines += [f"Every notebook's stored run {', and '.join(same)}.", ""]
+    extra = [name for name, values in (("Python", pythons), ("devices", device_sets))
+             if len(values) > 1]
+    if "devices" in extra:
+        lines[-1:-1] = ["*Devices* is what the notebook's device check printed."]
+    lines += [
         "| notebook | title | cells | code cells | execution time | run on | status | "
-        "errors shown | Python | devices |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "errors shown |" + "".join(f" {name} |" for name in extra),
+        "|---|---|---|---|---|---|---|---|" + "---|" * len(extra),
     ]
     for s in rows:
         run = " to ".join(dict.fromkeys((s.dates[0], s.dates[-1]))) if s.dates else \
             "not recorded"
+        values = {"Python": s.python or "—", "devices": _escape(s.devices) or "—"}
         lines.append(
             f"| [{s.number or 'deep dive'}](notebooks/{s.stem}.ipynb) | {_escape(s.title)} | "
             f"{s.cells} | "
-            f"{s.code_cells} | {_seconds(s.seconds)} | {run} | {_status(s)} | {s.raising} | "
-            f"{s.python or '—'} | {_escape(s.devices) or '—'} |")
+            f"{s.code_cells} | {_seconds(s.seconds)} | {run} | {_status(s)} | {s.raising} |"
+            + "".join(f" {values[name]} |" for name in extra))
     lines += [
         f"| **total** | | {stats['cells']} | {stats['code cells']} | "
         f"{_seconds(total if timed else None)} | | {stats['ok']} ok | "
-        f"{sum(s.raising for s in rows)} | | |",
+        f"{sum(s.raising for s in rows)} |" + " |" * len(extra),
         "",
     ]
     return "\n".join(lines), stats

@@ -27,8 +27,12 @@ resets to) is set unless the book sets a mode.
 4. PyTorch and Gluon as synced tabs, made from the executed cells. A code cell tagged
 ``pytorch`` followed by one tagged ``gluon`` (or ``mxnet``) — or the other way round — with
 nothing but Markdown between them becomes one tab set: the first tab holds the first cell (and
-the paragraph before it when that starts with the framework's name in bold, as in
-"**PyTorch**: ..."), the second tab the Markdown between and the second cell. The notebook is
+the paragraph before it when that labels it: it starts with the framework's name in bold, as in
+"**PyTorch**: ..." or a bare "**PyTorch**", or ends with it, as in "The arc cosine,
+**PyTorch**:"), the second tab the Markdown between and the second cell (with its own label,
+"**Gluon**: ..."). A further cell tagged for the second tab's side right after the pair
+(Markdown between allowed: "**Gluon**, the NumPy-style `mx.np` API:") goes into the second tab
+too, unless it starts a pair of its own with the cell after it. The notebook is
 the single source: JupyterLab shows the cells one after the other, the book shows the same
 cells and outputs as tabs. All tab sets of the book share one sync group, so picking "Gluon"
 once shows the Gluon side everywhere (sphinx-design remembers the choice). A check cell after
@@ -151,13 +155,33 @@ def _is_cell(node):
     return isinstance(node, nodes.container) and "cell" in node["classes"]
 
 
+def _side(tag):
+    return FRAMEWORK_TAGS[tag][1]
+
+
+def _label_names(tag):
+    """The names a label for ``tag``'s side of the tab set may start with."""
+    return tuple(label for label, side in FRAMEWORK_TAGS.values() if side == _side(tag))
+
+
 def _labelled(node, tag):
-    """Whether ``node`` is a paragraph opening with the framework's name in bold."""
-    if not isinstance(node, nodes.paragraph) or not node.children:
+    """Whether ``node`` is a paragraph that labels ``tag``'s cell: it opens with the name of
+    that framework (or of one on the same side: Gluon or MXNet) in bold ("**PyTorch**: ...",
+    "**PyTorch**"), or it leads in with the name in bold at its end ("The arc cosine,
+    **PyTorch**:"). MyST starts a paragraph that opens with bold text with an empty Text node
+    (``[Text(''), strong, Text(': ...')]``), so whitespace-only text is skipped."""
+    if not isinstance(node, nodes.paragraph):
         return False
-    first = node[0]
-    return isinstance(first, nodes.strong) and \
-        first.astext().lstrip().startswith(FRAMEWORK_TAGS[tag][0])
+    children = [c for c in node.children if not (isinstance(c, nodes.Text) and not c.strip())]
+    if not children:
+        return False
+    names = _label_names(tag)
+    first, last = children[0], children[-1]
+    if isinstance(first, nodes.strong) and first.astext().lstrip().startswith(names):
+        return True
+    if isinstance(last, nodes.Text) and last.strip() == ":" and len(children) > 1:
+        last = children[-2]
+    return isinstance(last, nodes.strong) and last.astext().strip() in names
 
 
 def _tab_item(tag, children):
@@ -169,8 +193,30 @@ def _tab_item(tag, children):
     return create_component("tab-item", classes=["sd-tab-item"], children=[rubric, content])
 
 
+def _next_cell(parent, i):
+    """The index of the next cell after ``i`` with only non-cell nodes (Markdown) between, or
+    None at the end of ``parent`` or at a section or title."""
+    j = i + 1
+    while j < len(parent.children) and not _is_cell(parent.children[j]) \
+            and not isinstance(parent.children[j], (nodes.section, nodes.title)):
+        j += 1
+    return j if j < len(parent.children) and _is_cell(parent.children[j]) else None
+
+
+def _partner(parent, i):
+    """The index of the cell that pairs with the tagged cell ``i``, or None."""
+    j = _next_cell(parent, i)
+    other = _framework(parent.children[j]) if j is not None else None
+    if other is None or _side(other) == _side(_framework(parent.children[i])):
+        return None
+    return j
+
+
 def pair_cells(parent):
     """Group the framework-tagged cells of ``parent`` into tab sets, in place.
+
+    A further cell of the second tab's side right after the pair (Markdown between allowed)
+    goes into the second tab too, unless it pairs with the cell after it.
 
     Returns (pairs made, tagged cells left unpaired)."""
     from sphinx_design.shared import create_component
@@ -182,16 +228,18 @@ def pair_cells(parent):
         if tag is None:
             i += 1
             continue
-        j = i + 1       # the partner: the next cell, with only non-cell nodes between
-        while j < len(parent.children) and not _is_cell(parent.children[j]) \
-                and not isinstance(parent.children[j], (nodes.section, nodes.title)):
-            j += 1
-        second = parent.children[j] if j < len(parent.children) else None
-        other = _framework(second) if second is not None else None
-        if other is None or FRAMEWORK_TAGS[other][1] == FRAMEWORK_TAGS[tag][1]:
+        j = _partner(parent, i)
+        if j is None:
             unpaired.append(first)
             i += 1
             continue
+        other = _framework(parent.children[j])
+        while True:     # more cells of the second side: into the second tab
+            k = _next_cell(parent, j)
+            more = _framework(parent.children[k]) if k is not None else None
+            if more is None or _side(more) != _side(other) or _partner(parent, k) is not None:
+                break
+            j = k
         start = i - 1 if i > 0 and _labelled(parent.children[i - 1], tag) else i
         first_tab = parent.children[start:i + 1]
         second_tab = parent.children[i + 1:j + 1]

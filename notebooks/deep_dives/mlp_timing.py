@@ -192,9 +192,10 @@ print(f"On this machine, with {matched_threads.torch} thread(s) each, a PyTorch 
 # two *data pipelines* than about the frameworks' arithmetic; compare it with the factor for
 # the arithmetic alone, measured at equal threads. Both move with the number of workers, the
 # threads, the CPU, its load and the versions; neither is a property of "MXNet" against
-# "PyTorch". The seed itself calls its comparison a toy; the book's *Benchmarks* page
-# (`book/benchmarks.md`) settles it in fresh processes at stated thread counts (`make bench`:
-# arithmetic, data pipeline and both, three batch sizes, beside the GEMM roofline).
+# "PyTorch". The seed itself calls its comparison a toy; the book's
+# [Benchmarks page](../../benchmarks.md) settles it in fresh processes at stated thread counts
+# (`make bench`: arithmetic, data pipeline and both, three batch sizes, beside the GEMM
+# roofline).
 #
 # **Measured once: workers, threads and `hybridize()`.** One run of
 # [notebook 3](../03_mnist_mlp.ipynb)'s training (its exercises 1 and 2), not re-run here: a
@@ -215,4 +216,4 @@ print(f"On this machine, with {matched_threads.torch} thread(s) each, a PyTorch 
 # - Time the pipeline and the arithmetic apart: a port that is "slower" may only have a slower
 #   data pipeline, which `num_workers` and the transforms decide, not the network.
 # - A timing on a shared machine is a reading, not a result: compare in fresh processes, as
-#   the Benchmarks page does, before deciding anything on it.
+#   the [Benchmarks page](../../benchmarks.md) does, before deciding anything on it.

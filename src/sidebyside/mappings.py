@@ -6,7 +6,8 @@ names a PyTorch column and a Gluon / MXNet column: ``| | PyTorch | MXNet Gluon |
 note |``, ``| legacy | what it does | the port |`` and so on. :func:`read_notebook` and
 :func:`read_all` turn every row of such a table into a :class:`Mapping` — the page, the
 section heading it sits under, the PyTorch text, the MXNet text and the other columns — so
-that :func:`sidebyside.apimap.find` and ``tools/make_cheatsheet.py`` can search and list them.
+that :func:`sidebyside.apimap.find` and ``tools/make_cheatsheet.py`` (the full table,
+book/all_mappings.md, and the rows the cheat sheet selects) can search and list them.
 The tutorials (``notebooks/NN_*.py``) and the deep dives (``notebooks/deep_dives/*.py``) are
 read alike.
 
@@ -99,7 +100,7 @@ _RELATIVE_LINK = re.compile(r"\]\((?![a-z]+:|/|#)([^)\s]+\.ipynb)((?:#[^)\s]*)?)
 
 def rebase_links(text: str, folder: str = "") -> str:
     """Links between pages, written relative to a page in ``notebooks/<folder>``, made
-    relative to book/ (where the cheat sheet and the error index are).
+    relative to book/ (where the full table of mappings and the error index are).
 
     >>> rebase_links("[6](06_blocks.ipynb) §2")
     '[6](notebooks/06_blocks.ipynb) §2'

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import io
+import re
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -30,8 +31,14 @@ STYLES = {
     "PyTorch": {"color": "#ee4c2c", "linestyle": "-", "linewidth": 2.6, "alpha": 0.75},
     "Gluon": {"color": "#1f5fa8", "linestyle": "--", "linewidth": 1.4},
 }
+LEGENDS = ("best", "below")
 _FALLBACK = [{"linestyle": ls, "linewidth": lw} for ls, lw in
              (("-", 2.6), ("--", 1.4), (":", 1.4), ("-.", 1.4))]
+
+
+def _legend_columns(longest: int) -> int:
+    """Two columns of names under the axes, one when a name is longer than 24 characters."""
+    return 1 if longest > 24 else 2
 
 
 class Picture(Figure):
@@ -60,6 +67,7 @@ def _as_series(values: Any, where: str) -> np.ndarray:
 def curves(panels: Mapping[str, Mapping[str, Any]], *,
            xlabel: str | Mapping[str, str] = "step", logy: Sequence[str] = (),
            x: Mapping[str, Any] | None = None, smooth: int | Mapping[str, int] = 1,
+           legend: str | Mapping[str, str] = "best",
            width: float = 4.6, height: float = 3.2, columns: int = 2) -> Picture:
     """One panel per metric; in each, one line per framework on shared axes.
 
@@ -68,8 +76,11 @@ def curves(panels: Mapping[str, Mapping[str, Any]], *,
     series must have the same length; x runs 1..n unless ``x[title]`` gives it. ``xlabel`` is
     one label for all panels or one per title; ``logy`` names the panels drawn on a log
     scale. ``smooth`` (one window for all panels, or one per title) draws the running mean
-    over that many consecutive values instead of the raw series: per-batch accuracy is
-    noisy. Non-finite values (a diverging run) are left as gaps, not rejected. Panels fill
+    over that many consecutive values instead of the raw series (per-batch accuracy is
+    noisy), and says so on the panel's y axis ("running mean of 20 steps"). ``legend`` (one
+    for all panels, or one per title) is ``"best"`` (inside the axes, where matplotlib finds
+    the emptiest corner) or ``"below"`` (under the axes, where it covers no curve: for a
+    panel whose curves fill every corner). Non-finite values (a diverging run) are left as gaps, not rejected. Panels fill
     rows of at most ``columns`` (two by default: three side by side shrink to unreadable
     labels in a book's text column).
     """
@@ -84,11 +95,14 @@ def curves(panels: Mapping[str, Mapping[str, Any]], *,
     if isinstance(logy, str):
         logy = (logy,)
     unknown = (set(logy) | set(x)) - set(panels)
-    for option in (xlabel, smooth):
+    for option in (xlabel, smooth, legend):
         if isinstance(option, Mapping):
             unknown |= set(option) - set(panels)
     if unknown:
         raise ValueError(f"no such panel(s): {sorted(unknown)}; panels are {list(panels)}")
+    for where in (legend.values() if isinstance(legend, Mapping) else [legend]):
+        if where not in LEGENDS:
+            raise ValueError(f"legend must be one of {LEGENDS}, got {where!r}")
 
     prepared = []
     for title, series in panels.items():
@@ -115,24 +129,37 @@ def curves(panels: Mapping[str, Mapping[str, Any]], *,
             xs = xs[window - 1:]
         if title in logy and any(np.any(v[np.isfinite(v)] <= 0) for v in data.values()):
             raise ValueError(f"panel {title!r}: a log scale needs positive values")
-        prepared.append((title, xs, data))
+        prepared.append((title, xs, data, window))
 
     cols = min(columns, len(prepared))
     rows = -(-len(prepared) // cols)
-    fig = Picture(figsize=(width * cols, height * rows), layout="constrained")
+    # a legend below its axes gets room of its own: one line per series when a name is long
+    below = [(len(data), max(map(len, data))) for title, _, data, _ in prepared
+             if (legend.get(title, "best") if isinstance(legend, Mapping) else legend) == "below"]
+    extra = max((-(-n // _legend_columns(longest))) for n, longest in below) if below else 0
+    fig = Picture(figsize=(width * cols, height * rows + 0.25 * extra), layout="constrained")
     axes = fig.subplots(rows, cols, squeeze=False).ravel()
     for ax in axes[len(prepared):]:
         ax.set_visible(False)
-    for ax, (title, xs, data) in zip(axes, prepared):
+    for ax, (title, xs, data, window) in zip(axes, prepared):
         for i, (name, vals) in enumerate(data.items()):
             style = STYLES.get(name, _FALLBACK[i % len(_FALLBACK)])
             ax.plot(xs, np.where(np.isfinite(vals), vals, np.nan), label=name, **style)
         if title in logy:
             ax.set_yscale("log")
         ax.set_title(title)
-        ax.set_xlabel(xlabel.get(title, "step") if isinstance(xlabel, Mapping) else xlabel)
+        label = xlabel.get(title, "step") if isinstance(xlabel, Mapping) else xlabel
+        ax.set_xlabel(label)
+        if window > 1:
+            unit = f"{label}s" if re.fullmatch(r"[a-z]+", label) else "values"
+            ax.set_ylabel(f"running mean of {window} {unit}")
         ax.grid(alpha=0.3)
-        ax.legend()
+        where = legend.get(title, "best") if isinstance(legend, Mapping) else legend
+        if where == "below":
+            ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.18), fontsize=9,
+                      ncols=_legend_columns(max(map(len, data))), frameon=False)
+        else:
+            ax.legend()
     return fig
 
 

@@ -3,10 +3,14 @@
 Every code cell tagged ``raises-exception`` in a tutorial (``notebooks/NN_*.ipynb``) or a deep
 dive (``notebooks/deep_dives/*.ipynb``) gives an :class:`Entry`: the exception's type and the
 first line of its message (MXNet's C++ traceback banner dropped, ANSI colours stripped,
-machine paths replaced by ``…``), a one-sentence cause taken from the Markdown cell before the
-cell, a fix or follow-up taken from the first Markdown cell after it (left out when that cell
-starts a new section or introduces the next error), the framework that raised it and where it
-is shown. ``tools/make_error_index.py`` writes ``book/errors.md`` from these entries, and
+machine paths replaced by ``…``), a cause, a fix or follow-up, the framework that raised it and
+where it is shown. The cause is the first whole sentences of the prose paragraph nearest before
+the cell, not past a heading; a paragraph that goes on with a sentence begun above the cell
+before it ("and `mx.np.ones(5, 3)` reads it …", "… a convolution does not") is joined to that
+sentence. The fix is the first whole sentences of the first Markdown cell after the cell, left
+out when that cell opens a section or a topic of its own (a bold label such as
+"**`addmm`**.") or introduces the next error. Sentences are never cut, except one longer than
+``2 * MAX_SUMMARY`` characters. ``tools/make_error_index.py`` writes ``book/errors.md`` from these entries, and
 :func:`sidebyside.apimap.find` searches them.
 
 Nothing heavy is imported: the notebooks are read as JSON.
@@ -101,42 +105,101 @@ def first_line(ename: str, evalue: str) -> str:
 
 
 _ATOMS = re.compile(r"(`[^`]*`|\[[^\]]*\]\([^)]*\))")  # code spans and links stay whole
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z*_\x00(\[])")
+_FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.M | re.S)
+# a paragraph that goes on with a sentence begun before the cell above it: "and …", "… a
+# convolution"; a lower-case word or an ellipsis
+CONTINUATION = re.compile(r"(?:…|\.\.\.|[a-z])")
+CONJUNCTIONS = ("and", "but", "or", "nor", "so", "yet", "then")
+MIN_WORDS = 6
 
 
-def summary(markdown: str, folder: str = "") -> str | None:
-    """The first sentence of the first prose paragraph (two when the first is very short),
-    cleaned: one line, links between pages made relative to book/ (from a page in
-    ``notebooks/<folder>``), a closing colon made a stop."""
-    paragraphs = []
-    for para in re.split(r"\n\s*\n", markdown.strip()):
-        lines = [ln for ln in para.splitlines() if not ln.lstrip().startswith("#")]
+def _prose(markdown: str) -> list[tuple[str, str]]:
+    """The blocks of a Markdown cell, in order: ``("heading", text)`` for a heading and
+    ``("prose", text)`` for a paragraph of prose, on one line. Code blocks, tables, lists,
+    directives and HTML are left out, and so are bold labels alone ("**Gluon**")."""
+    out = []
+    for para in re.split(r"\n\s*\n", _FENCE.sub("", markdown.strip())):
+        lines = para.splitlines()
+        heads = [ln for ln in lines if ln.lstrip().startswith("#")]
+        out += [("heading", ln.lstrip("# ").strip()) for ln in heads]
+        lines = [ln for ln in lines if not ln.lstrip().startswith("#")]
         if not lines or lines[0].lstrip().startswith(("|", "```", ":::", "<", "-", "*  ")):
             continue
         text = " ".join(ln.strip() for ln in lines).strip()
         if re.fullmatch(r"\*\*[^*]+\*\*:?", text):        # "**Gluon**": a label, not prose
             continue
-        paragraphs.append(text)
-    if not paragraphs:
-        return None
+        out.append(("prose", text))
+    return out
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (a code span or a link is never cut)."""
     atoms: list[str] = []
 
     def hold(m):
         atoms.append(m.group(0))
         return f"\x00{len(atoms) - 1}\x00"
 
-    held = _ATOMS.sub(hold, paragraphs[0])
-    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z*_\x00(\[])", held)
+    held = _ATOMS.sub(hold, text)
+    return [re.sub(r"\x00(\d+)\x00", lambda m: atoms[int(m.group(1))], s).strip()
+            for s in _SENTENCE_END.split(held)]
+
+
+def _shown(text: str) -> int:
+    """How many characters ``text`` shows: no backticks, no link targets."""
+    return len(re.sub(r"\]\([^)]*\)", "]", text).replace("`", ""))
+
+
+def _lead(sentences: list[str]) -> str:
+    """The first sentence, and the next ones while what is taken is very short
+    (:data:`MIN_WORDS`) and all of it shows at most :data:`MAX_SUMMARY` characters: whole
+    sentences. Only a first sentence longer than twice that is cut (with " …")."""
     out = sentences[0]
     for nxt in sentences[1:]:
-        if len(re.findall(r"\S+", out)) >= 6:
+        if len(re.findall(r"\S+", out)) >= MIN_WORDS or _shown(f"{out} {nxt}") > MAX_SUMMARY:
             break
         out = f"{out} {nxt}"
-    if len(out) > MAX_SUMMARY:
-        cut = out[:MAX_SUMMARY].rsplit(" ", 1)[0]
-        out = re.sub(r"\x00\d*$", "", cut).rstrip(" ,;—") + " …"
-    out = re.sub(r"\x00(\d+)\x00", lambda m: atoms[int(m.group(1))], out).strip()
-    out = re.sub(r"[:;,]$", ".", out)
-    return scrub(mappings.rebase_links(out, folder))
+    if _shown(out) > 2 * MAX_SUMMARY:          # one sentence too long: cut it, and say so
+        cut = out[:2 * MAX_SUMMARY].rsplit(" ", 1)[0]
+        while cut.count("`") % 2:              # never inside a code span
+            cut = cut[:cut.rindex("`")].rstrip()
+        out = cut.rstrip(" ,;—") + " …"
+    return out
+
+
+def _clean(text: str, folder: str) -> str:
+    """One line, a closing colon made a stop, links made relative to book/."""
+    text = re.sub(r"\s*[:;,]$", ".", text.strip())
+    return scrub(mappings.rebase_links(text, folder))
+
+
+def continues(paragraph: str) -> bool:
+    """The paragraph goes on with a sentence begun before it ("and the error appears …",
+    "… a convolution in `NHWC` does not")."""
+    return bool(CONTINUATION.match(paragraph.lstrip()))
+
+
+def join(before: str, after: str) -> str:
+    """A sentence begun in ``before`` and continued in ``after``, as one sentence: "works
+    on the CPU …" + "… a convolution does not" is "works on the CPU; a convolution does
+    not", "the *context*:" + "and `mx.np` …" is "the *context*, and `mx.np` …"."""
+    before, after = before.rstrip(), after.lstrip()
+    after = re.sub(r"^(?:…|\.\.\.)\s*", "", after)
+    before = re.sub(r"\s*(?:…|\.\.\.|[:;,])$", "", before)
+    first = re.match(r"\w+", after)
+    sep = ", " if first and first.group(0).lower() in CONJUNCTIONS else "; "
+    return f"{before}{sep}{after}"
+
+
+def summary(markdown: str, folder: str = "") -> str | None:
+    """The first sentence of the first prose paragraph (two when the first is very short),
+    cleaned: one line, links between pages made relative to book/ (from a page in
+    ``notebooks/<folder>``), a closing colon made a stop."""
+    paragraphs = [text for kind, text in _prose(markdown) if kind == "prose"]
+    if not paragraphs:
+        return None
+    return _clean(_lead(_sentences(paragraphs[0])), folder)
 
 
 # ---------------------------------------------------------------------------- the entries
@@ -206,38 +269,63 @@ def _title(cells) -> str:
     return match.group(1).strip() if match else ""
 
 
-def _starts_new_topic(cells, j: int) -> bool:
-    """The Markdown cell ``j`` opens a section, or introduces another error cell."""
-    if _source(cells[j]).lstrip().startswith("#"):
-        return True
-    for cell in cells[j + 1:]:
-        if cell["cell_type"] == "markdown":
-            return False
-        if "raises-exception" in _tags(cell):
-            return True
-    return False
+def _raises(cell) -> bool:
+    return cell["cell_type"] == "code" and "raises-exception" in _tags(cell)
 
 
 def _cause(cells, i: int, folder: str) -> str | None:
-    """From the Markdown cells before cell ``i``: the nearest with a sentence, not past the
-    start of the section."""
+    """The prose nearest before cell ``i``, not past a heading: its first whole sentences
+    (:func:`summary`'s rule). A paragraph that goes on with a sentence begun above it
+    (:func:`continues`) is joined to that sentence, so the cause is the whole sentence."""
+    paragraphs = []                    # nearest first
     for j in range(i - 1, -1, -1):
-        cell = cells[j]
-        if cell["cell_type"] != "markdown":
+        if cells[j]["cell_type"] != "markdown":
             continue
-        text = summary(_source(cell), folder)
-        if text:
-            return text
-        if re.search(r"^## ", _source(cell), re.M):
-            return None
-    return None
+        blocks = _prose(_source(cells[j]))
+        for kind, text in reversed(blocks):
+            if kind == "heading":
+                break
+            paragraphs.append(text)
+        else:
+            continue
+        break
+    if not paragraphs:
+        return None
+    k = 0
+    while k + 1 < len(paragraphs) and continues(paragraphs[k]):
+        k += 1
+    if k == 0:
+        return _clean(_lead(_sentences(paragraphs[0])), folder)
+    text = _sentences(paragraphs[k])[-1]          # the sentence that goes on below
+    for m in range(k - 1, -1, -1):
+        text = join(text, paragraphs[m])
+    return _clean(_lead(_sentences(text)), folder)
+
+
+# a paragraph that opens a topic of its own: "**`addmm`**. The seed writes …"; not a
+# framework's or a check's label ("**Gluon**: …", "**Check**: …")
+TOPIC_LABEL = re.compile(r"\*\*(?!(?:PyTorch|Gluon|MXNet|Check)\b)[^*]+\*\*[.:]?\s")
 
 
 def _fix(cells, i: int, folder: str) -> str | None:
+    """The first sentences of the first Markdown cell after cell ``i`` (:func:`summary`'s
+    rule), where it is about the same error: not when it opens a section or a topic of its
+    own (a bold label: :data:`TOPIC_LABEL`), nor when it introduces another cell that
+    raises."""
     j = next((k for k in range(i + 1, len(cells)) if cells[k]["cell_type"] == "markdown"), None)
-    if j is None or _starts_new_topic(cells, j):
+    if j is None:
         return None
-    return summary(_source(cells[j]), folder)
+    source = _source(cells[j]).lstrip()
+    if source.startswith("#") or TOPIC_LABEL.match(source):
+        return None
+    following = next((c for c in cells[j + 1:] if c["cell_type"] == "markdown"
+                      or _raises(c)), None)
+    if following is not None and _raises(following):
+        return None
+    blocks = _prose(source)
+    if not blocks or blocks[0][0] != "prose":
+        return None
+    return _clean(_lead(_sentences(blocks[0][1])), folder)
 
 
 def notebook_entries(path: Path, ours: set[str]) -> list[Entry]:

@@ -90,6 +90,12 @@ class Row:
     source: str = SEED            # SEED, PORTS or BOOK (SOURCES)
     rtol: float = 1e-5
     atol: float = 1e-6
+    # One line a reader writes, for the tables that list the map (book/all_mappings.md, the
+    # cheat sheet): ``spelling`` for a ``torch`` snippet of several lines, ``mx_spelling`` for
+    # an ``nd`` one. Display only: the snippets above are what runs (a test checks that each
+    # name a spelling calls is called by its snippet).
+    spelling: str = ""
+    mx_spelling: str = ""
     # random rows: statistic(samples) -> (observed, expected, tolerance)
     stat: Callable | None = field(default=None, compare=False, repr=False)
     # custom rows: judge(torch_result, mxnet_result, api) -> description; raises if wrong
@@ -395,6 +401,8 @@ def _rnn(key: str, gates: int, gluon_args: str, verdict: str, status: str) -> Ro
     shapes = f"[({gates * 3}, 4), ({gates * 3}, 3), ({gates * 3},), ({gates * 3},)]"
     return Row(
         key=key, what=f"a one-layer {key} over a sequence, with the same weights",
+        spelling=f"torch.nn.{key}(4, 3)",
+        mx_spelling=f"gluon.rnn.{key}(3, input_size=4{gluon_args})",
         torch=_d(f"""
             rng = onp.random.default_rng(0)  # the same weights on both sides
             ws = [rng.uniform(-0.5, 0.5, s).astype('float32') for s in {shapes}]
@@ -448,6 +456,7 @@ ROWS: tuple[Row, ...] = (
         seed_mxnet=NOT_AVAILABLE,
         verdict="stale: mx.np.outer exists; in mx.nd, a column times a row with nd.dot"),
     Row(key="apply_", what="apply a Python function to every element, in place",
+        spelling="x.apply_(fn)",
         torch=_d("""
             u = x.clone()
             u.apply_(lambda v: v * v + 1)  # CPU tensors only
@@ -481,6 +490,7 @@ ROWS: tuple[Row, ...] = (
         verdict="stale: npx.random.bernoulli exists; in mx.nd, compare uniform samples with p",
         kind="random", stat=_mean(0.3, 0.02)),
     Row(key="cauchy_", what="fill with Cauchy(median 0, scale 1) samples, in place",
+        spelling="torch.empty(n).cauchy_()",
         torch=_d("""
             u = torch.empty(N)
             assert u.cauchy_() is u  # in place
@@ -524,6 +534,7 @@ ROWS: tuple[Row, ...] = (
         api="nd.cumsum, mx.np.cumsum", seed_torch="x.cumsum(1)", seed_mxnet=NOT_AVAILABLE,
         verdict="stale: nd.cumsum and mx.np.cumsum exist"),
     Row(key="data_ptr", what="address of the first element",
+        spelling="x.data_ptr()",
         torch=_d("""
             p = x.data_ptr()
             (p, torch.utils.dlpack.from_dlpack(x).data_ptr())"""),
@@ -556,6 +567,7 @@ ROWS: tuple[Row, ...] = (
         api="NDArray.broadcast_to, mx.np.broadcast_to", seed_torch="x.expand(3, 4)",
         seed_mxnet="x.broadcast_to([3, 4])", verdict="right (shape as a tuple or list)"),
     Row(key="exponential_", what="fill with Exponential(rate λ) samples",
+        spelling="torch.empty(n).exponential_(rate)",
         torch=_d("""
             u = torch.empty(N)
             assert u.exponential_(4.0) is u  # in place; 4.0 is the rate
@@ -598,6 +610,7 @@ ROWS: tuple[Row, ...] = (
         "mx.np.linalg.lstsq exists",
         rtol=1e-4, atol=1e-5),
     Row(key="geometric_", what="fill with Geometric(p) samples on {1, 2, …}",
+        spelling="torch.empty(n).geometric_(p)",
         torch=_d("""
             u = torch.empty(N)
             assert u.geometric_(0.25) is u  # in place
@@ -641,6 +654,8 @@ ROWS: tuple[Row, ...] = (
         verdict="right, and a trap: MXNet's size is torch's numel(), torch's size() is the shape",
         kind="custom", judge=_same_int),
     Row(key="numpy()", what="to a numpy array",
+        spelling="x.numpy()",
+        mx_spelling="x.asnumpy()",
         torch=_d("""
             arr = x.numpy()
             arr[0, 0] = 42.0
@@ -671,6 +686,7 @@ ROWS: tuple[Row, ...] = (
         api="NDArray.T, nd.transpose", seed_torch="x.t()", seed_mxnet="x.T",
         verdict="right (torch has x.T as well)"),
     Row(key="uniform_", what="fill with Uniform(low, high) samples, in place",
+        spelling="torch.empty(n).uniform_(a, b)",
         torch=_d("""
             u = torch.empty(N)
             assert u.uniform_(-1, 1) is u  # in place
@@ -705,6 +721,8 @@ ROWS: tuple[Row, ...] = (
         seed_torch="x.type(type)", seed_mxnet="x.astype(dtype)",
         verdict="right (torch also has x.to(dtype))"),
     Row(key="copy_", what="copy values into an existing tensor",
+        spelling="dst.copy_(x)",
+        mx_spelling="x.copyto(dst)",
         torch=_d("""
             dst = torch.zeros(3, 4)
             assert dst.copy_(x) is dst  # in place
@@ -739,6 +757,7 @@ ROWS: tuple[Row, ...] = (
         "nd.random.randn(*shape) also exists",
         kind="random", stat=_mean_std(0.0, 1.0, 0.03), source=PORTS),
     Row(key="randn_like", what="standard normal samples with another tensor's shape and dtype",
+        spelling="torch.randn_like(u)",
         torch=_d("""
             u = torch.zeros(N, dtype=torch.float64)
             torch.randn_like(u)"""),
@@ -759,6 +778,7 @@ ROWS: tuple[Row, ...] = (
         kind="random", stat=_mean_std(0.5, math.sqrt(1 / 12), 0.01, support=(0.0, 1.0)),
         source=PORTS),
     Row(key="rand_like", what="Uniform[0, 1) samples with another tensor's shape and dtype",
+        spelling="torch.rand_like(u)",
         torch=_d("""
             u = torch.zeros(N, dtype=torch.float64)
             torch.rand_like(u)"""),
@@ -807,6 +827,8 @@ ROWS: tuple[Row, ...] = (
         "1 otherwise)",
         source=PORTS),
     Row(key="double()", what="cast every parameter of a model to float64",
+        spelling="net.double()",
+        mx_spelling="net.cast('float64')",
         torch=_d("""
             net = torch.nn.Sequential(torch.nn.Linear(4, 3), torch.nn.BatchNorm1d(3),
                                       torch.nn.LazyLinear(2))  # the last: shape not known yet
@@ -836,6 +858,7 @@ ROWS: tuple[Row, ...] = (
         "be float64 too (a float32 input raises, as in torch)",
         kind="custom", judge=_all_cast_to_float64, source=PORTS),
     Row(key="make_grid", what="tile a batch of images into one image (torchvision.utils)",
+        spelling="torchvision.utils.make_grid(imgs, nrow=8, padding=2)",
         torch=_d("""
             import torchvision.utils
             grey = imgs[:, :1]  # one channel
@@ -854,6 +877,7 @@ ROWS: tuple[Row, ...] = (
         "and pad value, and a lone image (returned without padding)",
         rtol=0.0, atol=0.0, source=PORTS),
     Row(key="save_image", what="write a batch of images as one PNG grid (torchvision.utils)",
+        spelling="torchvision.utils.save_image(imgs, 'grid.png')",
         torch=_d("""
             import os, tempfile, torchvision.utils
             from PIL import Image
@@ -880,6 +904,8 @@ ROWS: tuple[Row, ...] = (
         rtol=0.0, atol=0.0, source=PORTS),
     # ------------------------------------ added for names the other notebooks use (not the seed's)
     Row(key="detach", what="the same values, cut off from the autograd graph",
+        spelling="x.detach()",
+        mx_spelling="x.detach()",
         torch=_d("""
             u = x.clone().requires_grad_()
             (u.detach() * u).sum().backward()  # the detached factor is a constant
@@ -908,6 +934,7 @@ ROWS: tuple[Row, ...] = (
         verdict="narrow(dim, start, length) is slice_axis(axis, begin=start, end=start + "
         "length); torch's result is a view of the same memory, MXNet's a copy", source=BOOK),
     Row(key="contiguous", what="row-major memory for a transposed tensor, then a view",
+        spelling="x.t().contiguous().view(12)",
         torch=_d("""
             u = x.t()
             assert not u.is_contiguous()  # so u.view(12) raises
@@ -918,6 +945,7 @@ ROWS: tuple[Row, ...] = (
         "is contiguous and reshape always works; in torch, view() of a transposed tensor "
         "raises until contiguous() (reshape() copies when it must)", source=BOOK),
     Row(key="new_zeros", what="zeros of a new shape with another tensor's dtype and device",
+        spelling="x.new_zeros((2, 3))",
         torch=_d("""
             u = x.double()
             u.new_zeros((2, 3))"""),
@@ -937,6 +965,8 @@ ROWS: tuple[Row, ...] = (
         status=SAME, api="nd.full, mx.np.full", verdict="same name; the shape is one tuple",
         source=BOOK),
     Row(key="tensor", what="a tensor from Python integers",
+        spelling="torch.tensor([[1, 2], [3, 4]])",
+        mx_spelling="nd.array([[1, 2], [3, 4]], dtype='int64')",
         torch=_d("""
             u = torch.tensor([[1, 2], [3, 4]])
             assert u.dtype == torch.int64
@@ -951,6 +981,7 @@ ROWS: tuple[Row, ...] = (
         verdict="nd.array and mx.np.array make float32 from Python integers (torch.tensor "
         "int64, numpy int64): pass dtype= for indices and labels", source=BOOK),
     Row(key="arange", what="evenly spaced integers",
+        mx_spelling="nd.arange(5, dtype='int64')",
         torch="torch.arange(5)",
         nd=_d("""
             assert nd.arange(5).dtype == onp.float32
@@ -1125,6 +1156,8 @@ ROWS: tuple[Row, ...] = (
         "float32 like nd.arange; mx.np.random.shuffle works in place)",
         kind="random", stat=_permutation, source=BOOK),
     Row(key="save", what="write named tensors to a file and read them back",
+        spelling="torch.save(d, 'x.pt'); torch.load('x.pt')",
+        mx_spelling="nd.save('x.params', d); nd.load('x.params')",
         torch=_d("""
             import os, tempfile
             with tempfile.TemporaryDirectory() as d:
@@ -1143,6 +1176,8 @@ ROWS: tuple[Row, ...] = (
         "npx.save/npx.load); sidebyside.convert turns a Gluon .params file into a state dict ", rtol=0.0, atol=0.0, source=BOOK),
     # the layers, losses, update rules and parameter names the other notebooks port
     Row(key="Embedding", what="look rows of a weight table up by integer index",
+        spelling="torch.nn.Embedding(4, 4)",
+        mx_spelling="gluon.nn.Embedding(4, 4)",
         torch=_d("""
             emb = torch.nn.Embedding(4, 4)  # 4 rows of 4
             with torch.no_grad():
@@ -1171,6 +1206,7 @@ ROWS: tuple[Row, ...] = (
         "are; both apply the reset gate to h2h's output, bias included")),
     Row(key="begin_state", what="a recurrent layer's initial state, and the state carried "
         "from one chunk of a sequence to the next",
+        spelling="h_0 = c_0 = torch.zeros(layers, batch, hidden)",
         torch=_TORCH_LSTM + "\n" + _d("""
             seq = x.reshape(3, 1, 4)  # (time, batch, feature)
             h_0 = c_0 = torch.zeros(1, 1, 3)  # (layers, batch, hidden): what no state means
@@ -1196,6 +1232,7 @@ ROWS: tuple[Row, ...] = (
         "with [s.detach() for s in state] for tuple(s.detach() for s in state)",
         table="nn", source=BOOK),
     Row(key="LSTMCell", what="one LSTM step at a time: a cell in a loop over the time steps",
+        spelling="h, c = torch.nn.LSTMCell(4, 3)(x_t, (h, c))",
         torch=_LSTM_WEIGHTS + "\n" + _d("""
             cell = torch.nn.LSTMCell(4, 3)
             with torch.no_grad():
@@ -1230,6 +1267,7 @@ ROWS: tuple[Row, ...] = (
         "layout='TNC' (without it, time and batch of equal sizes swap silently)", table="nn",
         source=BOOK),
     Row(key="flatten_parameters", what="pack a recurrent layer's weights into one buffer",
+        spelling="layer.flatten_parameters()",
         torch=_TORCH_LSTM + "\n" + _d("""
             seq = x.reshape(3, 1, 4)
             out, _ = layer(seq)
@@ -1272,6 +1310,7 @@ ROWS: tuple[Row, ...] = (
         "(BCEWithLogitsLoss its default); one loss per sample, averaged over the other axes: "
         ".mean() for PyTorch's batch mean", table="nn", source=BOOK),
     Row(key="sgd_mom_update", what="two steps of SGD with momentum, the update rule itself",
+        spelling="torch.optim.SGD(params, lr=0.1, momentum=0.9)",
         torch=_d("""
             p = torch.nn.Parameter(x.clone())
             opt = torch.optim.SGD([p], lr=0.1, momentum=0.9)
@@ -1291,6 +1330,8 @@ ROWS: tuple[Row, ...] = (
         "learning-rate change", table="nn", source=BOOK),
     Row(key="clip_global_norm", what="scale all gradients together so that their joint "
         "L2 norm is at most max_norm, in place; the norm before clipping",
+        spelling="torch.nn.utils.clip_grad_norm_(params, max_norm=0.1)",
+        mx_spelling="gluon.utils.clip_global_norm(grads, max_norm=0.1)",
         torch=_d(f"""
             params = [torch.nn.Parameter(torch.zeros_like(g)) for g in (x, y)]
             for p, g in zip(params, (x, y)):
@@ -1316,6 +1357,7 @@ ROWS: tuple[Row, ...] = (
         "element-wise, PyTorch's clip_grad_value_",
         kind="custom", judge=_clip_gap, table="nn", source=BOOK),
     Row(key="name_scope", what="the names of a block's parameters",
+        spelling="self.fc = torch.nn.Linear(3, 2)",
         torch=_d("""
             class Net(torch.nn.Module):
                 def __init__(self):
@@ -1338,6 +1380,8 @@ ROWS: tuple[Row, ...] = (
         kind="custom", judge=_structural_names, table="nn", source=BOOK),
     # ------------------------------------------------------------------ devices
     Row(key="copy to GPU", what="create or copy data on an accelerator",
+        spelling="torch.ones(1).to(dev0)",
+        mx_spelling="mx.nd.ones((1,), ctx=ctx0)",
         torch=_d("""
             y = torch.ones(1).to(dev0)
             (y, y.device, dev0)"""),
@@ -1353,6 +1397,8 @@ ROWS: tuple[Row, ...] = (
         "— today torch.ones(1, device='cuda')",
         kind="custom", table="device", judge=_on_device),
     Row(key="to numpy", what="device tensor back to a host numpy array",
+        spelling="y.cpu().numpy()",
+        mx_spelling="y.asnumpy()",
         torch=_d("""
             y = torch.ones(1, device=dev0)
             (y.cpu().numpy(), torch.device('cpu'), torch.device('cpu'))"""),
@@ -1364,6 +1410,8 @@ ROWS: tuple[Row, ...] = (
         verdict="right: asnumpy() copies from any device in one call", kind="custom",
         table="device", judge=_on_device),
     Row(key="device scope", what="make a device the default inside a `with` block",
+        spelling="with torch.device(dev1): y = torch.ones(3, 5)",
+        mx_spelling="with ctx1: y = mx.nd.ones((3, 5))",
         torch=_d("""
             with torch.device(dev1):
                 y = torch.ones(3, 5)
@@ -1378,6 +1426,8 @@ ROWS: tuple[Row, ...] = (
         verdict="right for MXNet; torch ≥ 2.0 has `with torch.device(...)` for factory functions",
         kind="custom", table="device", judge=_on_device),
     Row(key="GPU 0 to GPU 1", what="copy to another device",
+        spelling="y = x.to(dev1)",
+        mx_spelling="y = x.as_in_context(ctx1)",
         torch=_d("""
             x = torch.ones(1, device=dev0)
             y = x.to(dev1)
@@ -1396,6 +1446,8 @@ ROWS: tuple[Row, ...] = (
         verdict="right; today's torch spelling is x.to('cuda:1')", kind="custom", table="device",
         judge=_on_device),
     Row(key="copy between devices", what="copy into an existing tensor on another device",
+        spelling="y.copy_(x)",
+        mx_spelling="x.copyto(y)",
         torch=_d("""
             x = torch.ones(1, device=dev0)
             y = torch.zeros(1, device=dev1)
