@@ -25,12 +25,14 @@ PIPE_LABELS = {"torch": "pipeline alone: torchvision", "gluon": "pipeline alone:
                "gluon-np": "pipeline alone: Gluon (mx.np)"}
 
 
-def _series(ax, xs, rows, **kw):
+def series(ax, xs, rows, markersize=4, capsize=2, linewidth=1.3, **kw):
+    """Medians, with bars from the slowest to the fastest repeat (also the benchmarks page's
+    figures: tools/make_benchmarks_page.py)."""
     med = [r["samples_per_s_median"] for r in rows]
     lo = [r["samples"] / max(r["seconds"]) for r in rows]
     hi = [r["samples"] / min(r["seconds"]) for r in rows]
     ax.errorbar(xs, med, yerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
-                marker="o", markersize=4, capsize=2, linewidth=1.3, **kw)
+                marker="o", markersize=markersize, capsize=capsize, linewidth=linewidth, **kw)
 
 
 def _legend(fig, plt, results):
@@ -46,7 +48,8 @@ def _legend(fig, plt, results):
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=8, frameon=False)
 
 
-def _by(results, x_key, **where):
+def by(results, x_key, **where):
+    """The cells matching ``where``, sorted by ``x_key``, and their ``x_key`` values."""
     rows = sorted(analysis.cells(results, **where), key=lambda c: c[x_key])
     return [c[x_key] for c in rows], rows
 
@@ -69,21 +72,21 @@ def plot(results: dict, out: Path) -> Path:
         ax_a, ax_l, ax_t = axes[i]
         for name in configs:
             for ax, mode in ((ax_a, "arith"), (ax_l, "loader")):
-                xs, cs = _by(results, "batch", config=name, mode=mode, workload=w, threads=top)
+                xs, cs = by(results, "batch", config=name, mode=mode, workload=w, threads=top)
                 if cs:
-                    _series(ax, xs, cs, color=COLOURS[name], label=spec.CONFIG[name].label)
+                    series(ax, xs, cs, color=COLOURS[name], label=spec.CONFIG[name].label)
             for mode, style in (("arith", "-"), ("loader", "--")):
-                xs, cs = _by(results, "threads", config=name, mode=mode, workload=w,
+                xs, cs = by(results, "threads", config=name, mode=mode, workload=w,
                              batch=scaling_batch)
                 if cs:
-                    _series(ax_t, xs, cs, color=COLOURS[name], linestyle=style,
+                    series(ax_t, xs, cs, color=COLOURS[name], linestyle=style,
                             label=f"{spec.CONFIG[name].label}, {mode}")
         for cfg in spec.CONFIGS:
             if not cfg.pipeline:
                 continue
-            xs, cs = _by(results, "batch", config=cfg.name, mode="pipeline", threads=top)
+            xs, cs = by(results, "batch", config=cfg.name, mode="pipeline", threads=top)
             if cs:
-                _series(ax_l, xs, cs, color=PIPE_COLOURS[cfg.front_end], linestyle=":",
+                series(ax_l, xs, cs, color=PIPE_COLOURS[cfg.front_end], linestyle=":",
                         alpha=0.7, label=PIPE_LABELS[cfg.front_end])
         if top in roof:
             bs = analysis.batches(results, workload=w, mode="arith", threads=top)

@@ -1,9 +1,34 @@
+import importlib.util
+import os
+import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def load_tool(name: str, path: Path | None = None):
+    """The script ``tools/<name>.py`` (or ``path``) imported as module ``name``. It is put in
+    ``sys.modules`` first: dataclasses look their module up while the class is made."""
+    spec = importlib.util.spec_from_file_location(name, path or ROOT / "tools" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def chromium_or_skip(find_chromium):
+    """The Chromium binary ``find_chromium()`` finds. Without one the test fails, unless
+    SIDEBYSIDE_NO_BROWSER=1 says this machine has no browser by choice (then it is skipped)."""
+    binary = find_chromium()
+    if binary is None:
+        if os.environ.get("SIDEBYSIDE_NO_BROWSER") == "1":
+            pytest.skip("SIDEBYSIDE_NO_BROWSER=1: no browser on this machine, by choice")
+        pytest.fail("chromium is not installed: apt-get install chromium "
+                    "(CI installs it; set SIDEBYSIDE_NO_BROWSER=1 to leave these tests out)")
+    return binary
 
 
 def offline_book_config(folder: Path) -> tuple[dict, Path]:

@@ -62,13 +62,23 @@ def test_book_builds_offline_from_the_stored_outputs(tmp_path):
     page = (html / "notebooks" / "02_tensor_ops.html").read_text()
     assert "_static/sidebyside.css" in page
     # The header's buttons are plain links: the repository, an issue, Binder (built from
-    # environment.yml). No Colab (MXNet 1.9.1 needs Python <= 3.11) and no thebe (a CDN).
-    repo = config["repository"]["url"].rstrip("/")
-    org_repo = repo.removeprefix("https://github.com/")
-    assert f'href="{repo}"' in page
-    assert f"{repo}/issues/new?title=" in page
-    assert (f"https://mybinder.org/v2/gh/{org_repo}/{config['repository']['branch']}"
-            f"?urlpath=lab/tree/book/notebooks/02_tensor_ops.ipynb") in page
+    # environment.yml), all from book/_config.yml's repository.url and only once it is set
+    # (book/_ext/sphinx_assets.py; tests/test_sphinx_assets.py checks both ways). No Colab
+    # (MXNet 1.9.1 needs Python <= 3.11) and no thebe (a CDN).
+    repo = (config["repository"]["url"] or "").rstrip("/")
+    buttons = ("btn-source-repository-button", "btn-source-issues-button",
+               "dropdown-launch-buttons", "https://mybinder.org/v2/", "/issues/new")
+    if repo:
+        org_repo = repo.removeprefix("https://github.com/")
+        assert f'href="{repo}"' in page
+        assert f"{repo}/issues/new?title=" in page
+        assert (f"https://mybinder.org/v2/gh/{org_repo}/{config['repository']['branch']}"
+                f"?urlpath=lab/tree/book/notebooks/02_tensor_ops.ipynb") in page
+    else:
+        for page_path in html.rglob("*.html"):
+            text = page_path.read_text()
+            shown = [b for b in buttons if b in text]
+            assert not shown, f"{page_path.name}: {shown} without a repository.url"
     assert "_sources/notebooks/02_tensor_ops.ipynb" in page      # the download button
     assert "colab.research.google.com" not in page
     assert "thebe-launch-button" not in page

@@ -9,7 +9,6 @@ Chromium is Debian's (`apt-get install chromium`; .ci/run installs it): nothing 
 Without it these tests fail, unless SIDEBYSIDE_NO_BROWSER=1 says on purpose that this machine
 has no browser. SIDEBYSIDE_BOOK_HTML=<.../_build/html> checks a book built already.
 """
-import importlib.util
 import os
 import subprocess
 import sys
@@ -17,11 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, offline_book_config
+from conftest import ROOT, chromium_or_skip, load_tool, offline_book_config
 
-spec = importlib.util.spec_from_file_location("browser_check", ROOT / "tools" / "browser_check.py")
-browser_check = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(browser_check)
+browser_check = load_tool("browser_check")
 
 
 def build_book_offline(out):
@@ -39,12 +36,7 @@ def build_book_offline(out):
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    binary = browser_check.find_chromium()
-    if binary is None:
-        if os.environ.get("SIDEBYSIDE_NO_BROWSER") == "1":
-            pytest.skip("SIDEBYSIDE_NO_BROWSER=1: no browser on this machine, by choice")
-        pytest.fail("chromium is not installed: apt-get install chromium "
-                    "(CI installs it; set SIDEBYSIDE_NO_BROWSER=1 to leave these tests out)")
+    binary = chromium_or_skip(browser_check.find_chromium)
     given = os.environ.get("SIDEBYSIDE_BOOK_HTML")
     html = Path(given) if given else build_book_offline(tmp_path_factory.mktemp("book"))
     artifacts = Path(os.environ.get("SIDEBYSIDE_ARTIFACTS")
@@ -129,6 +121,7 @@ def test_framework_labels(parts, ok):
     ("http://127.0.0.1:41234/_static/a.js", True), ("http://localhost/x", True),
     ("data:image/png;base64,AAAA", True), ("blob:http://127.0.0.1/abc", True),
     ("https://cdn.jsdelivr.net/npm/thebe", False), ("https://github.com/x", False),
+    ("file:///work/book/_build/html/search.html", True),     # the README opens the book so
 ])
 def test_offline_requests(url, ok):
     assert (browser_check.request_problem(url) is None) == ok

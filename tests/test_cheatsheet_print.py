@@ -10,7 +10,6 @@ pages and print an overflowing copy to show that the count would catch a sheet t
 Chromium is Debian's (`apt-get install chromium`): without it these tests fail, unless
 SIDEBYSIDE_NO_BROWSER=1 says on purpose that this machine has no browser.
 """
-import importlib.util
 import os
 import re
 import subprocess
@@ -20,12 +19,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import ROOT, offline_book_config
+from conftest import ROOT, chromium_or_skip, load_tool, offline_book_config
 
-spec = importlib.util.spec_from_file_location("cheatsheet_pdf",
-                                              ROOT / "book" / "_ext" / "cheatsheet_pdf.py")
-cheatsheet_pdf = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(cheatsheet_pdf)
+cheatsheet_pdf = load_tool("cheatsheet_pdf", ROOT / "book" / "_ext" / "cheatsheet_pdf.py")
 
 SHEETS = ("sbs-sheet-pytorch", "sbs-sheet-mxnet")
 
@@ -48,13 +44,7 @@ def build_cheatsheet(out: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def chromium():
-    binary = cheatsheet_pdf.find_chromium()
-    if binary is None:
-        if os.environ.get("SIDEBYSIDE_NO_BROWSER") == "1":
-            pytest.skip("SIDEBYSIDE_NO_BROWSER=1: no browser on this machine, by choice")
-        pytest.fail("chromium is not installed: apt-get install chromium "
-                    "(set SIDEBYSIDE_NO_BROWSER=1 to leave these tests out)")
-    return binary
+    return chromium_or_skip(cheatsheet_pdf.find_chromium)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ families (tens of seconds on two cores); the full sweep (`make mx2torch-sweep`, 
 is too long for the suite, and its stored results are checked through the page.
 """
 import dataclasses
-import importlib.util
 import json
 import re
 import sys
@@ -14,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_tool
 
 MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/usr/lib)")
 # plain ResNet; pre-activation ResNet with a BatchNorm on the input data; depthwise convolutions
@@ -22,22 +21,15 @@ MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/u
 QUICK = ["resnet18_v1", "resnet18_v2", "mobilenetv2_0.25", "squeezenet1.1"]
 
 
-def _tool(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
 def sweep_tool():
-    return _tool("mx2torch_sweep")
+    return load_tool("mx2torch_sweep")
 
 
 @pytest.fixture(scope="module")
 def page_tool():
-    return _tool("make_mx2torch_page")
+    return load_tool("make_mx2torch_page")
 
 
 @pytest.fixture(scope="module")

@@ -1,35 +1,26 @@
 """The generated reference pages (book/errors.md, book/status.md) do not drift from the notebooks."""
 
-import importlib.util
 import json
 import re
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_tool
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 DEEP_DIVES = sorted((ROOT / "notebooks" / "deep_dives").glob("*.ipynb"))
 MACHINE_PATH = re.compile(r"(/tmp/|/work/|/root/|/home/|/Users/|site-packages|/usr/lib)")
 
 
-def _tool(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module      # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
-
 
 @pytest.fixture(scope="module")
 def errors_tool():
-    return _tool("make_error_index")
+    return load_tool("make_error_index")
 
 
 @pytest.fixture(scope="module")
 def status_tool():
-    return _tool("make_status")
+    return load_tool("make_status")
 
 
 @pytest.fixture(scope="module")

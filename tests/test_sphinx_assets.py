@@ -93,6 +93,16 @@ def test_label_paragraphs_as_myst_parses_them_go_into_their_tab():
     (_, pt_content), (_, mx_content) = section[1].children
     assert list(pt_content.children) == [pt_label, pt]
     assert list(mx_content.children) == [mx_label, mx]
+    # a lead-in that ends with the label: the lead-in stays outside, the label goes in
+    for markdown, outside in [("The arc cosine, **PyTorch**:", "The arc cosine."),
+                              ("Negative numbers differ. **PyTorch**:", "Negative numbers differ.")]:
+        lead, pt, mx = _myst_paragraph(markdown), _cell("pytorch"), _cell("gluon")
+        section = nodes.section("", lead, pt, mx)
+        assert pair_cells(section) == (1, [])
+        assert section[0] is lead and lead.astext() == outside
+        (_, pt_content), (_, mx_content) = section[1].children
+        assert [n.astext() for n in pt_content.children] == ["PyTorch:", "x"]
+        assert list(pt_content.children)[1:] == [pt] and list(mx_content.children) == [mx]
 
 
 def test_a_further_cell_of_the_second_side_joins_its_tab():
@@ -141,3 +151,63 @@ def test_figures_get_alt_text_from_section_and_cell():
     figure += nodes.caption(text="Loss curves")
     assert _needs_alt(captioned) and figure_alt_text(captioned, "T") == "Loss curves"
     assert not _needs_alt(nodes.image(uri="a.png", alt="A plot of the loss"))
+
+
+def test_repository_buttons_follow_the_repository_url():
+    import yaml
+
+    from conftest import ROOT
+    from sphinx_assets import repository_buttons
+
+    launch = {"notebook_interface": "jupyterlab", "binderhub_url": "https://mybinder.org",
+              "jupyterhub_url": "", "colab_url": "", "thebe": False}
+    unset = repository_buttons({"repository_url": "", "launch_buttons": launch})
+    assert unset["use_repository_button"] is unset["use_issues_button"] is False
+    assert unset["launch_buttons"]["binderhub_url"] == ""
+    assert unset["launch_buttons"]["notebook_interface"] == "jupyterlab"
+    assert launch["binderhub_url"] == "https://mybinder.org"       # the input is left as it is
+    assert repository_buttons({})["use_repository_button"] is False
+    url = "https://github.com/org/repo"
+    published = repository_buttons({"repository_url": url, "launch_buttons": launch})
+    assert published["use_repository_button"] is published["use_issues_button"] is True
+    assert published["launch_buttons"] == launch
+    assert repository_buttons({"repository_url": url, "use_issues_button": False}) \
+        ["use_issues_button"] is False
+    # book/_config.yml says which: the URL, and no button key that jupyter-book would refuse
+    # without it
+    config = yaml.safe_load((ROOT / "book" / "_config.yml").read_text())
+    assert "use_repository_button" not in config["html"]
+    assert "use_issues_button" not in config["html"]
+    assert config["launch_buttons"]["binderhub_url"] == "https://mybinder.org"
+
+
+def _tiny_book(folder, repository_url):
+    """A one-page Sphinx project with the book's theme and this extension, built to HTML."""
+    from sphinx.application import Sphinx
+
+    from conftest import ROOT
+
+    src = folder / "src"
+    src.mkdir()
+    (src / "index.rst").write_text("Title\n=====\n\nText.\n")
+    (src / "conf.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'book' / '_ext')!r})\n"
+        "extensions = ['sphinx_assets', 'sphinx_design']\n"
+        "html_theme = 'sphinx_book_theme'\n"
+        f"html_theme_options = {{'repository_url': {repository_url!r}, "
+        "'repository_branch': 'main', 'launch_buttons': {'binderhub_url': 'https://mybinder.org'}}\n")
+    app = Sphinx(str(src), str(src), str(folder / "html"), str(folder / "doctrees"), "html",
+                 status=None, warning=None, freshenv=True)
+    app.build()
+    return (folder / "html" / "index.html").read_text()
+
+
+def test_the_theme_shows_the_repository_buttons_only_with_a_url(tmp_path):
+    (tmp_path / "unset").mkdir()
+    (tmp_path / "set").mkdir()
+    unset = _tiny_book(tmp_path / "unset", "")
+    assert "btn-source-repository-button" not in unset and "/issues/new" not in unset
+    page = _tiny_book(tmp_path / "set", "https://github.com/org/repo")
+    assert 'href="https://github.com/org/repo"' in page
+    assert "https://github.com/org/repo/issues/new?title=" in page

@@ -2,26 +2,17 @@
 times are the notebooks' own: sections split where the headings are, execution summed as the
 status page sums it, agendas that fit their slots, the reading rule still calibrated."""
 
-import importlib.util
 import json
-import sys
 
 import pytest
 
-from conftest import ROOT
+from conftest import ROOT, load_tool
 
-
-def _tool(name):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module      # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
 def tool():
-    return _tool("make_workshop")
+    return load_tool("make_workshop")
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +36,7 @@ def test_check_mode_tells_a_stale_page(tool, tmp_path):
 def test_sections_hold_every_word_and_the_status_pages_seconds(notebooks):
     """Splitting at the ## headings loses nothing: the words of all cells and the execution
     time tools/make_status.py sums for the notebook are the sections' totals."""
-    status = _tool("make_status")
+    status = load_tool("make_status")
     for nb in notebooks.values():
         path = ROOT / "notebooks" / f"{nb.stem}.ipynb"
         cells = json.loads(path.read_text(encoding="utf-8"))["cells"]

@@ -15,7 +15,9 @@ of jupyter_server). Every page is loaded at a desktop and a phone width, and the
 6. alt: every ``<img>`` has alt text a reader can use, not a file name or path
 7. links: every http(s) link goes to a real site (ALLOWED_LINK_HOSTS); linkify once made
    links of code such as ``x.to`` or ``mx.np``
-8. search: ``search.html?q=Trainer`` lists results
+8. search: ``search.html?q=Trainer`` lists results, served and opened as a file (the
+   README's way: file://.../index.html), where the console stays quiet as well (Sphinx fetched
+   each result page for its summary, which a browser refuses from file://)
 9. tabs: on a page with PyTorch/Gluon tab sets (book/_ext/sphinx_assets.py), clicking the MXNet
    side of the first set switches every set of the page to it, and each set then shows
    exactly one panel, with a code cell in it; the PyTorch side is clicked back afterwards
@@ -46,8 +48,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 # The one list of hosts a link in the book may point to (a subdomain of one is fine too).
-# github.com also holds the book's repository (a placeholder URL until it is published:
-# book/_config.yml `repository`); mybinder.org is the notebook pages' launch button.
+# github.com also holds the book's repository and mybinder.org the notebook pages' launch
+# button, both shown once book/_config.yml's `repository.url` is set.
 ALLOWED_LINK_HOSTS = (
     "github.com", "mxnet.apache.org", "pytorch.org", "docs.pytorch.org", "numpy.org",
     "onnx.ai", "mybinder.org",
@@ -113,7 +115,7 @@ def label_problem(parts):
 def request_problem(url):
     """Why loading ``url`` would leave this machine, or None."""
     parts = urlsplit(url)
-    if parts.scheme in ("data", "blob", "about", "chrome", "devtools", ""):
+    if parts.scheme in ("data", "blob", "about", "chrome", "devtools", "file", ""):
         return None
     if (parts.hostname or "").lower() in LOCAL_HOSTS:
         return None
@@ -341,7 +343,8 @@ _SEARCH_RESULTS = r"""
 (() => {
   const items = document.querySelectorAll('#search-results li, ul.search li');
   const summary = document.querySelector('#search-results p.search-summary, p.search-summary');
-  return {count: items.length, summary: summary ? summary.textContent : ''};
+  return {count: items.length, summary: summary ? summary.textContent : '',
+          summaries: document.querySelectorAll('#search-results li p.context').length};
 })()
 """
 
@@ -478,7 +481,9 @@ def check_tabs(dt, session, page, viewport, shots_dir=None):
 
 
 def check_search(dt, session, base, viewport, term=SEARCH_TERM, timeout=20):
+    """The search page at ``base`` (http://... or file://...) for ``term``."""
     dt.take_events(session)
+    page = f"search.html?q={term}" + (" (file://)" if base.startswith("file:") else "")
     dt.send("Page.navigate", {"url": f"{base}/search.html?q={term}"}, session)
     dt.wait_for(session, "Page.loadEventFired", timeout=30)
     deadline = time.monotonic() + timeout
@@ -488,9 +493,10 @@ def check_search(dt, session, base, viewport, term=SEARCH_TERM, timeout=20):
         found = _evaluate(dt, session, _SEARCH_RESULTS)
         if found["count"]:
             break
-    problems = _event_problems(dt.take_events(session), f"search.html?q={term}", viewport)
+    dt.pump(0.5)        # what each listed result does after it is shown (a summary's fetch)
+    problems = _event_problems(dt.take_events(session), page, viewport)
     if not found["count"]:
-        problems.append(Problem("search.html", viewport, "search",
+        problems.append(Problem(page, viewport, "search",
                                 f"no results for {term!r} in {timeout} s "
                                 f"(summary: {found['summary'].strip()[:120]!r})"))
     return problems, found
@@ -540,6 +546,12 @@ def check_book(html_dir, artifacts=None, binary=None, pages=None):
                 problems, found = check_search(dt, session, base, viewport)
                 report.problems += problems
                 report.notes[("search.html?q=" + SEARCH_TERM, viewport)] = found
+                if viewport == "desktop":     # as the README opens it: a file, not served
+                    problems, found = check_search(
+                        dt, session, Path(html_dir).resolve().as_uri(), viewport)
+                    report.problems += problems
+                    report.notes[("search.html?q=" + SEARCH_TERM + " (file://)", viewport)] = \
+                        found
                 dt.send("Target.closeTarget", {"targetId": target})
         finally:
             dt.close()

@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import analysis  # noqa: E402  (benchmarks/analysis.py)
 import pagegen  # noqa: E402  (tools/pagegen.py)
 import spec  # noqa: E402  (benchmarks/spec.py)
-from plot import COLOURS, PIPE_COLOURS, PIPE_LABELS  # noqa: E402  (benchmarks/plot.py)
+from plot import COLOURS, PIPE_COLOURS, PIPE_LABELS, series  # noqa: E402  (benchmarks/plot.py)
+from plot import by as _by  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "latest.json"
 OUT = ROOT / "book" / "benchmarks.md"
@@ -535,18 +536,9 @@ def figure_names(r: dict) -> dict[str, str]:
     return {w: f"benchmarks-{w}.png" for w in spec.WORKLOADS if analysis.cells(r, workload=w)}
 
 
-def _by(r: dict, x_key: str, **where) -> tuple[list, list]:
-    rows = sorted(analysis.cells(r, **where), key=lambda c: c[x_key])
-    return [c[x_key] for c in rows], rows
-
-
 def _series(ax, xs, rows, **kw):
-    """Medians, with bars from the slowest to the fastest repeat."""
-    med = [c["samples_per_s_median"] for c in rows]
-    lo = [c["samples"] / max(c["seconds"]) for c in rows]
-    hi = [c["samples"] / min(c["seconds"]) for c in rows]
-    ax.errorbar(xs, med, yerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
-                marker="o", markersize=5, capsize=3, linewidth=1.6, **kw)
+    """benchmarks/plot.py's series, drawn larger: the page shows each figure at its width."""
+    series(ax, xs, rows, markersize=5, capsize=3, linewidth=1.6, **kw)
 
 
 def _threads_words(t: int) -> str:

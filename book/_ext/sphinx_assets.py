@@ -28,8 +28,9 @@ resets to) is set unless the book sets a mode.
 ``pytorch`` followed by one tagged ``gluon`` (or ``mxnet``) — or the other way round — with
 nothing but Markdown between them becomes one tab set: the first tab holds the first cell (and
 the paragraph before it when that labels it: it starts with the framework's name in bold, as in
-"**PyTorch**: ..." or a bare "**PyTorch**", or ends with it, as in "The arc cosine,
-**PyTorch**:"), the second tab the Markdown between and the second cell (with its own label,
+"**PyTorch**: ..." or a bare "**PyTorch**"; of a paragraph that ends with the name, as in
+"The arc cosine, **PyTorch**:", only "**PyTorch**:" goes in and "The arc cosine." stays
+outside), the second tab the Markdown between and the second cell (with its own label,
 "**Gluon**: ..."). A further cell tagged for the second tab's side right after the pair
 (Markdown between allowed: "**Gluon**, the NumPy-style `mx.np` API:") goes into the second tab
 too, unless it starts a pair of its own with the cell after it. The notebook is
@@ -38,6 +39,22 @@ cells and outputs as tabs. All tab sets of the book share one sync group, so pic
 once shows the Gluon side everywhere (sphinx-design remembers the choice). A check cell after
 the pair stays outside, visible under either tab. An unpaired tag is a build warning (the
 book builds with ``-W``).
+
+5. Search from a page opened as a file. The README opens the book as
+book/_build/html/index.html (a file:// URL). Sphinx's search page then lists the results, but
+for each one it fetches the result page to show a summary, and a browser refuses any fetch
+from a file:// page (a CORS error in the console per result, and no summary). On file:// this
+turns the summaries off (``DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY``, read for each result):
+the results are the page and section titles. A served book (``python -m http.server``) keeps
+its summaries.
+
+6. The header's repository, issues and Binder buttons follow one setting: book/_config.yml's
+``repository.url`` (the theme's ``repository_url``). While it is empty (the collection is not
+published yet, and every test build) there is no such button: none can point to a placeholder.
+Once it is set, the repository and issues buttons are on (unless book/_config.yml's ``html``
+turns one off) and notebook pages get their Binder launch button (``launch_buttons``).
+jupyter-book itself refuses ``use_repository_button: true`` without a URL, so book/_config.yml
+leaves those two keys out.
 
 Book code, not part of the helper package: it lives next to the book (``book/_ext/``) and is
 loaded by book/_config.yml (``sphinx: local_extensions``). Its unit tests are
@@ -50,7 +67,8 @@ from docutils import nodes
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util import logging
 
-__all__ = ["unique_scripts", "figure_alt_text", "FRAMEWORK_TAGS", "FrameworkTabs", "setup"]
+__all__ = ["unique_scripts", "figure_alt_text", "FRAMEWORK_TAGS", "FrameworkTabs",
+           "repository_buttons", "setup"]
 
 LOGGER = logging.getLogger(__name__)
 
@@ -137,6 +155,35 @@ def _default_colour_mode(app, pagename, templatename, context, doctree):
         context["default_mode"] = "auto"
 
 
+# the launch buttons that open the notebook from the book's repository
+REPOSITORY_LAUNCHERS = ("binderhub_url", "jupyterhub_url", "colab_url", "deepnote_url")
+
+
+def repository_buttons(theme_options):
+    """``theme_options`` (html_theme_options) with the repository, issues and launch buttons on
+    when ``repository_url`` is set and off when it is not; a button that the options turn off
+    stays off. Returns a new dict; ``theme_options`` is left as it is."""
+    options = dict(theme_options)
+    published = bool((options.get("repository_url") or "").strip())
+    for button in ("use_repository_button", "use_issues_button"):
+        options[button] = published and options.get(button, True) is not False
+    if not published:
+        options["use_edit_page_button"] = False
+        options["launch_buttons"] = {
+            key: "" if key in REPOSITORY_LAUNCHERS else value
+            for key, value in (options.get("launch_buttons") or {}).items()}
+    return options
+
+
+# after documentation_options.js (priority 200), before the search runs (on DOMContentLoaded)
+FILE_SEARCH_SCRIPT = ('if (location.protocol === "file:" && typeof DOCUMENTATION_OPTIONS '
+                      '!== "undefined") DOCUMENTATION_OPTIONS.SHOW_SEARCH_SUMMARY = false;')
+
+
+def _set_repository_buttons(app, config):
+    config.html_theme_options = repository_buttons(config.html_theme_options or {})
+
+
 # cell tag -> (tab label, sync id): Gluon and legacy MXNet code share the MXNet side
 FRAMEWORK_TAGS = {"pytorch": ("PyTorch", "pytorch"), "gluon": ("Gluon", "mxnet"),
                   "mxnet": ("MXNet", "mxnet")}
@@ -164,24 +211,47 @@ def _label_names(tag):
     return tuple(label for label, side in FRAMEWORK_TAGS.values() if side == _side(tag))
 
 
-def _labelled(node, tag):
-    """Whether ``node`` is a paragraph that labels ``tag``'s cell: it opens with the name of
-    that framework (or of one on the same side: Gluon or MXNet) in bold ("**PyTorch**: ...",
-    "**PyTorch**"), or it leads in with the name in bold at its end ("The arc cosine,
-    **PyTorch**:"). MyST starts a paragraph that opens with bold text with an empty Text node
-    (``[Text(''), strong, Text(': ...')]``), so whitespace-only text is skipped."""
+def _label(node, tag):
+    """How ``node`` labels ``tag``'s cell: ``"whole"`` for a paragraph that opens with the name
+    of that framework (or of one on the same side: Gluon or MXNet) in bold ("**PyTorch**: ...",
+    "**PyTorch**"), ``"tail"`` for one that ends with the name in bold and a colon ("The arc
+    cosine, **PyTorch**:"), else None. MyST starts a paragraph that opens with bold text with an
+    empty Text node (``[Text(''), strong, Text(': ...')]``): whitespace-only text is skipped."""
     if not isinstance(node, nodes.paragraph):
-        return False
+        return None
     children = [c for c in node.children if not (isinstance(c, nodes.Text) and not c.strip())]
     if not children:
-        return False
+        return None
     names = _label_names(tag)
     first, last = children[0], children[-1]
     if isinstance(first, nodes.strong) and first.astext().lstrip().startswith(names):
-        return True
-    if isinstance(last, nodes.Text) and last.strip() == ":" and len(children) > 1:
-        last = children[-2]
-    return isinstance(last, nodes.strong) and last.astext().strip() in names
+        return "whole"
+    if len(children) > 2 and isinstance(last, nodes.Text) and last.strip() == ":" \
+            and isinstance(children[-2], nodes.strong) and children[-2].astext().strip() in names:
+        return "tail"
+    return None
+
+
+def _labelled(node, tag):
+    """Whether ``node`` is a paragraph that labels ``tag``'s cell (see ``_label``)."""
+    return _label(node, tag) is not None
+
+
+def _split_label(paragraph):
+    """Cut the trailing "**PyTorch**:" off ``paragraph`` (a ``"tail"`` label) and return it as
+    a paragraph of its own. The lead-in keeps the rest of its text; a comma that led into the
+    label ("The arc cosine, **PyTorch**:") becomes a full stop."""
+    # by position: a Text node equals any string of its text, so remove() may pick another
+    while isinstance(paragraph[-1], nodes.Text) and not paragraph[-1].strip():
+        del paragraph[-1]
+    strong, colon = paragraph[-2], paragraph[-1]
+    del paragraph[-2:]
+    while isinstance(paragraph[-1], nodes.Text) and not paragraph[-1].strip():
+        del paragraph[-1]
+    if isinstance(paragraph[-1], nodes.Text):
+        text = paragraph[-1].rstrip()
+        paragraph[-1] = nodes.Text(text[:-1] + "." if text.endswith(",") else text)
+    return nodes.paragraph("", "", strong, colon)
 
 
 def _tab_item(tag, children):
@@ -240,7 +310,11 @@ def pair_cells(parent):
             if more is None or _side(more) != _side(other) or _partner(parent, k) is not None:
                 break
             j = k
-        start = i - 1 if i > 0 and _labelled(parent.children[i - 1], tag) else i
+        label = _label(parent.children[i - 1], tag) if i > 0 else None
+        if label == "tail":     # the lead-in stays outside, its label goes into the tab
+            parent.insert(i, _split_label(parent.children[i - 1]))
+            i, j = i + 1, j + 1
+        start = i - 1 if label else i
         first_tab = parent.children[start:i + 1]
         second_tab = parent.children[i + 1:j + 1]
         tab_set = create_component(
@@ -274,10 +348,13 @@ class FrameworkTabs(SphinxPostTransform):
 
 
 def setup(app):
+    # before the theme copies its options (builder-inited)
+    app.connect("config-inited", _set_repository_buttons)
     # late, so that scripts other handlers add for this page are seen too
     app.connect("html-page-context", _drop_repeated_scripts, priority=900)
     # after the post-transforms (myst-nb picks each output's image in one)
     app.connect("doctree-resolved", _describe_images)
     app.connect("html-page-context", _default_colour_mode)
     app.add_post_transform(FrameworkTabs)
+    app.add_js_file(None, body=FILE_SEARCH_SCRIPT, priority=300)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
