@@ -210,6 +210,21 @@ bench-quick: setup
 benchmarks-page: setup
 	$(BIN)/python tools/make_benchmarks_page.py
 
+.PHONY: mutate mutate-quick
+## mutate: the mutation run: every mutant of tools/mutants.py (a migration step swapped for a
+## plausible wrong one), its covering notebook or test file run under nbval in a scratch copy,
+## MUTATE_JOBS at a time (default: the core count; hours on 2 cores) into
+## benchmarks/results/mutation.json; MUTATE_ARGS="--target notebooks/06_blocks.ipynb" for part
+MUTATE_JOBS ?= 0
+MUTATE_ARGS ?=
+mutate: setup
+	$(BIN)/python tools/mutate.py -j $(MUTATE_JOBS) $(MUTATE_ARGS)
+
+## mutate-quick: a fixed seeded sample of 20 mutants on the fast targets (under 10 min on 2
+## cores) into benchmarks/results/mutation_quick.json
+mutate-quick: setup
+	$(BIN)/python tools/mutate.py --quick -j $(MUTATE_JOBS) $(MUTATE_ARGS)
+
 .PHONY: mx2torch-sweep
 ## mx2torch-sweep: export every MXNet model-zoo network (random weights), translate it with
 ## sidebyside.mx2torch and compare with MXNet in float32 and float64 (about 20 min on 2 cores)

@@ -535,6 +535,8 @@ print(f"largest |logit| {np.abs(batch_logits).max():.1f}; Gluon's error / PyTorc
 assert grad_error["PyTorch F.cross_entropy"] < 1e-6           # a few float32 roundings
 assert grad_error["Gluon SoftmaxCrossEntropyLoss"] > 1e-6
 assert grad_ratio > 5
+# and the float64 gradients are one quantity, the sum's gradient softmax - one-hot, in both
+np.testing.assert_allclose(pt_grad(torch.float64), mx_grad("float64", ce), rtol=0, atol=1e-12)
 "float32 gradient against float64: Gluon's error above 1e-6 and over 5x PyTorch's"
 
 # %% [markdown]

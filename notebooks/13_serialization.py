@@ -100,7 +100,14 @@ x4 = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
 compare.assert_same(pt_copy(torch.from_numpy(x4)), pt_net(torch.from_numpy(x4)), atol=0)
 compare.assert_same(mx_copy(mx.nd.array(x4)), mx_net(mx.nd.array(x4)), atol=0)
 assert sorted(mx.nd.load(str(WORK / "net.params"))) == sorted(pt_net.state_dict())
-"saved and loaded exactly, under the same keys"
+# the same keys, so PyTorch's weights saved as a .params file load into the Gluon twin
+mx.nd.save(str(WORK / "from_torch.params"),
+           {k: mx.nd.array(v.numpy()) for k, v in pt_net.state_dict().items()})
+mx_twin = GluonNet()
+mx_twin.load_parameters(str(WORK / "from_torch.params"))
+compare.assert_same(mx_twin(mx.nd.array(x4)), pt_net(torch.from_numpy(x4)), rtol=1e-6,
+                    atol=1e-6)
+"saved and loaded exactly, under the same keys; the twins compute the same function"
 
 # %% [markdown]
 # ### When the file and the network disagree
@@ -241,8 +248,11 @@ def mx_train(model, trainer, epochs):
         trainer.step(1)
 
 
+torch.manual_seed(0)                 # PyTorch's starting weights (pt_model), as in §1
+mx.nd.save(str(WORK / "start.params"),
+           {k: mx.nd.array(v.numpy()) for k, v in TorchNet().state_dict().items()})
 mx_model = GluonNet()
-mx_model.initialize()
+mx_model.load_parameters(str(WORK / "start.params"))
 mx_trainer = gluon.Trainer(mx_model.collect_params(), "sgd",
                            {"learning_rate": 0.1, "momentum": 0.9})
 mx_train(mx_model, mx_trainer, 3)
@@ -263,14 +273,17 @@ sorted(p.name for p in (WORK / "ckpt").iterdir())
 
 # %% [markdown]
 # **Check**: after stopping at epoch 3 and resuming, each framework ends where it would have
-# ended without stopping — to the bit.
+# ended without stopping — to the bit. Both started from PyTorch's weights, so the two
+# frameworks' runs agree as well, to float32 rounding.
 
 # %%
 for a, b in zip(resumed.parameters(), pt_model.parameters()):
     compare.assert_same(a, b, rtol=0, atol=0)
 for a, b in zip(mx_resumed.collect_params().values(), mx_model.collect_params().values()):
     compare.assert_same(a.data(), b.data(), rtol=0, atol=0)
-"resumed == not stopped, in both"
+for a, b in zip(pt_model.parameters(), mx_model.collect_params().values()):   # same start
+    compare.assert_same(a, b.data(), rtol=1e-5, atol=1e-6)
+"resumed == not stopped, in both; and Gluon's six steps = PyTorch's, in float32"
 
 # %% [markdown]
 # ## 3. What is in the files — and which ones can run code

@@ -125,6 +125,12 @@ plain50 = main_torch.RESNETS["resnet50_v1"][0](num_classes=10)
 plain50.conv1 = torch.nn.Conv2d(1, 64, 7, 2, 3, bias=False)
 transfer.gluon_to_torch(mx50, plain50, by="order")
 
+# %%
+stride_error = sys.last_value          # what the cell above raised (IPython keeps it)
+assert isinstance(stride_error, transfer.ArchitectureMismatch)
+assert "'layer2.0.conv1'" in str(stride_error) and "stride differs" in str(stride_error)
+"the converter stops at the first layer whose stride moved"
+
 # %% [markdown]
 # Gluon's bottleneck also gives its two 1×1 convolutions biases. `main_torch.get_model` moves
 # the stride and adds the biases, and the outputs match:

@@ -733,3 +733,16 @@ def test_params_to_state_dict_reads_a_module_file_into_a_gluon_net_of_those_name
                                           gluon_net=g, torch_net=pt, input_shape=(2, 784))
     assert result.checks[0].ok
     np.testing.assert_array_equal(pt.fc2.weight.detach().numpy(), arg["fc2_weight"].asnumpy())
+
+
+def test_a_float64_difference_below_float32_resolution_is_measured():
+    # outputs of size ~1 differing by 1e-9: float32 (spacing ~1e-7 there) could not hold it
+    torch_net = torch.nn.Linear(3, 2).double()
+    gluon_net = gnn.Dense(2, in_units=3, dtype="float64")
+    gluon_net.initialize()
+    gluon_net.weight.set_data(mx.nd.array(torch_net.weight.detach().numpy(), dtype="float64"))
+    gluon_net.bias.set_data(mx.nd.array(torch_net.bias.detach().numpy() + 1e-9,
+                                        dtype="float64"))
+    x = np.random.default_rng(0).standard_normal((4, 3))
+    check = convert.compare_outputs(torch_net, gluon_net, x)
+    assert 0.9e-9 < check.max_abs_diff < 1.1e-9

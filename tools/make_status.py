@@ -30,6 +30,7 @@ import pagegen  # noqa: E402  (tools/pagegen.py)
 
 OUT = ROOT / "book" / "status.md"
 NOTEBOOKS = ROOT / "notebooks"
+MUTATION = ROOT / "benchmarks" / "results" / "mutation.json"
 ENV_NOTEBOOK = "01_install_and_environment"
 VERSION_KEYS = ("python", "torch", "torchvision", "mxnet", "numpy")
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -149,7 +150,20 @@ def _escape(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
+def mutation_lines(path: Path = MUTATION) -> list[str]:
+    """The mutation run's section (tools/mutate.py's ``status_section``), or a line saying that
+    no full run is committed."""
+    if not path.exists():
+        return ["## Mutation run", "",
+                f"No mutation run is committed (`{path.relative_to(ROOT)}`): `make mutate` "
+                "writes it.", ""]
+    import mutate  # noqa: PLC0415  (tools/mutate.py: only its standard-library part is used)
+
+    results = json.loads(path.read_text())
+    return [mutate.status_section(results).rstrip("\n"), ""]
+
+
+def render(notebooks: Path = NOTEBOOKS, mutation: Path = MUTATION) -> tuple[str, dict]:
     rows = read_all(notebooks)
     env_path = notebooks / f"{ENV_NOTEBOOK}.ipynb"
     env = versions(env_path) if env_path.exists() else {}
@@ -234,6 +248,7 @@ def render(notebooks: Path = NOTEBOOKS) -> tuple[str, dict]:
         f"{sum(s.raising for s in rows)} |" + " |" * len(extra),
         "",
     ]
+    lines += mutation_lines(mutation)
     return "\n".join(lines), stats
 
 

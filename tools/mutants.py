@@ -1,0 +1,741 @@
+"""The mutation catalogue of ``tools/mutate.py``: plausible wrong ports of the migration code.
+
+Each entry swaps one exact piece of the code a reader copies for the mistake a real port
+makes, and names what it models. Add a mutant with :func:`nb` (a notebook's code cell: the
+``.ipynb`` is mutated, the cell found by ``cell=``, by default the original text itself) or
+:func:`src` (an example script or a helper module; its covering tests come from ``TARGETS``
+unless given). ``python tools/mutate.py --check`` validates the whole catalogue against the
+files. A mutant that cannot change what the covering run checks is marked ``equivalent=``
+with the argument why; it is still run, and reported as ``equivalent_killed`` if the
+argument turns out wrong.
+
+Defaults cited: MXNet 1.9.1 API docs (mxnet.apache.org/versions/1.9.1/api/python/docs/api/),
+PyTorch docs (pytorch.org/docs/stable/): gluon.nn.Dense(flatten=True),
+gluon.nn.BatchNorm(momentum=0.9, epsilon=1e-5), torch.nn.BatchNorm2d(momentum=0.1),
+gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=True, from_logits=False),
+gluon.loss.SigmoidBCELoss(from_sigmoid=False), gluon.nn.MaxPool2D(ceil_mode=False),
+mx.init.Xavier(rnd_type='uniform', factor_type='avg', magnitude=3), mx.sym.BatchNorm(eps=1e-3),
+mx.sym.LeakyReLU(slope=0.25), torch.nn.LeakyReLU(negative_slope=0.01), nd.concat(dim=1),
+mx.optimizer.AdaDelta (ignores learning_rate, epsilon=1e-5), torch.optim.Adadelta(eps=1e-6),
+Module.fit(optimizer_params=(('learning_rate', 0.01),)), MNISTIter (pixels / 256).
+"""
+from __future__ import annotations
+
+from mutate import Mutant
+
+OPERATORS = {
+    "call-swap": "a call swapped for its plausible wrong neighbour (fmod/remainder, "
+                 "transform/transform_first, softmax/log_softmax, Adam/AdamW, ...)",
+    "default-dropped": "a keyword the port needs is left out, so the other framework's "
+                       "different default applies",
+    "default-changed": "a hyper-parameter or default set to the other framework's value",
+    "momentum-complement": "momentum m written where the other framework means 1 - m",
+    "scale": "a scale factor: step(n) vs step(1), mean vs sum, rescale_grad, a /n dropped",
+    "axis": "an axis, a transpose, a layout, batch_first or a gate order",
+    "missing-call": "a call left out: zero_grad, detach, backward, load_states, hybridize, "
+                    "cast, a forward pass, ...",
+    "mode": "a train/eval mode slip: eval() vs train(), record(train_mode=...)",
+    "dtype": "a float32/float64 slip",
+    "off-by-one": "an off-by-one in a schedule, a count or an index",
+    "activation-dropped": "an activation folded into a Gluon layer lost in the port",
+    "check-weakened": "a helper's check or tolerance weakened, so a wrong port passes",
+}
+
+NOTEBOOKS = {
+    "02": "notebooks/02_tensor_ops.ipynb", "03": "notebooks/03_mnist_mlp.ipynb",
+    "06": "notebooks/06_blocks.ipynb", "08": "notebooks/08_optimizers_trainer.ipynb",
+    "10": "notebooks/10_losses.ipynb", "12": "notebooks/12_tensorboard.ipynb",
+    "13": "notebooks/13_serialization.ipynb", "14": "notebooks/14_converting_models.ipynb",
+    "15": "notebooks/15_capstone_mnist_to_gluon.ipynb",
+    "16": "notebooks/16_capstone_mxnet_to_pytorch.ipynb",
+    "17": "notebooks/17_legacy_module_api.ipynb",
+}
+
+# the test files (and notebooks) that cover each mutated helper or example
+TARGETS = {
+    "src/sidebyside/transfer.py": ("tests/test_transfer.py",),
+    "src/sidebyside/initmap.py": ("tests/test_initmap.py",),
+    "src/sidebyside/optim.py": ("tests/test_optim.py",),
+    "src/sidebyside/recordio.py": ("tests/test_recordio.py",),
+    "src/sidebyside/convert/api.py": ("tests/test_convert.py",),
+    "src/sidebyside/mx2torch/ops.py": ("tests/test_mx2torch_ops.py",),
+    "src/sidebyside/mx2torch/optstate.py": ("tests/test_optstate.py",),
+    "src/sidebyside/apimap/rows.py": ("notebooks/02_tensor_ops.ipynb",),
+    "examples/mnist/main_gluon.py": ("tests/test_examples_mnist.py",),
+    "examples/image_classification/main_torch.py": ("tests/test_examples_image_classification.py",),
+}
+
+MUTANTS: list[Mutant] = []
+
+
+def nb(num, id, original, replacement, operator, models, *, cell=None, occurrence=None,
+       equivalent=None, targets=()):
+    MUTANTS.append(Mutant(f"nb{num}-{id}", NOTEBOOKS[num], original, replacement, operator,
+                          models, tuple(targets), cell if cell is not None else original,
+                          occurrence, equivalent))
+
+
+def src(path, id, original, replacement, operator, models, *, occurrence=None,
+        equivalent=None, targets=None):
+    MUTANTS.append(Mutant(id, path, original, replacement, operator, models,
+                          tuple(targets) if targets is not None else TARGETS[path], None,
+                          occurrence, equivalent))
+
+
+# ================================================================== notebook 02: tensors
+nb("02", "remainder-fmod", "compare.assert_same(torch.remainder(torch.from_numpy(neg), 3)",
+   "compare.assert_same(torch.fmod(torch.from_numpy(neg), 3)", "call-swap",
+   "nd.modulo ported as torch.fmod: fmod keeps the dividend's sign, modulo (Python's %) the "
+   "divisor's")
+nb("02", "fmod-as-modulo", "nd.sign(nd_neg) * nd.modulo(nd.abs(nd_neg), 3))",
+   "nd.modulo(nd_neg, 3))", "call-swap",
+   "torch.fmod ported as nd.modulo, which is torch.remainder for negative inputs",
+   cell="compare.assert_same(torch.remainder(")
+nb("02", "repeat-as-repeat", "compare.assert_same(pt_r.repeat(2), nd_r.tile((2,)))",
+   "compare.assert_same(pt_r.repeat(2), nd_r.repeat(2))", "call-swap",
+   "torch.repeat ported as nd.repeat (which repeats elements, like repeat_interleave) "
+   "instead of tile")
+nb("02", "gemm-order", "compare.assert_same(pt_addmm, nd.linalg.gemm(nd.array(m1), nd.array(m2), nd.array(M)))",
+   "compare.assert_same(pt_addmm, nd.linalg.gemm(nd.array(M), nd.array(m1), nd.array(m2)))",
+   "axis", "torch.addmm(M, m1, m2) ported with the arguments in addmm's order: gemm wants "
+   "(A, B, C) for A @ B + C")
+nb("02", "exponential-scale", "mx_rate = nd.random_exponential(lam=4.0, shape=(20000,))",
+   "mx_rate = nd.random.exponential(scale=4.0, shape=(20000,))", "call-swap",
+   "exponential_(rate) ported with the rate passed as nd.random.exponential's scale "
+   "(1 / rate)")
+nb("02", "concat-no-dim", "return nd.concat(*parts, dim=axis)", "return nd.concat(*parts)",
+   "default-dropped", "torch.cat(parts, dim) ported as nd.concat without dim: nd.concat's "
+   "default is dim=1 (MXNet docs), torch.cat's 0")
+nb("02", "slice-end", "parts.append(parts[-1] * nd.slice_axis(a, axis=axis, begin=i, end=i + 1))",
+   "parts.append(parts[-1] * nd.slice_axis(a, axis=axis, begin=i, end=i))", "off-by-one",
+   "a slice end written inclusively (end=i) where slice_axis's end is exclusive")
+nb("02", "float64-dropped", '(nd.array(f64).dtype, nd.array(f64, dtype="float64").dtype,',
+   "(nd.array(f64).dtype, nd.array(f64).dtype,", "dtype",
+   "torch.from_numpy(float64) ported as nd.array without dtype=: nd.array makes float32")
+nb("02", "out-lost", "nd.elemwise_add(nd_c, nd.ones((2,)), out=nd_c)  # in place via out=",
+   "nd_c = nd.elemwise_add(nd_c, nd.ones((2,)))  # in place via out=", "missing-call",
+   "x.add_(1) ported without out=: a new array, so aliases no longer see the update")
+nb("02", "detach-dropped", "assert torch.ones(2, requires_grad=True).detach().numpy().tolist()",
+   "assert torch.ones(2, requires_grad=True).numpy().tolist()", "missing-call",
+   "asnumpy() of a recorded NDArray ported as .numpy() without detach()")
+src("src/sidebyside/apimap/rows.py", "apimap-fmod-row",
+    'nd="nd.sign(x) * nd.modulo(nd.abs(x), 0.3)"', 'nd="nd.modulo(x, 0.3)"', "call-swap",
+    "the API map's fmod row spelled with nd.modulo (torch.remainder's counterpart)")
+src("src/sidebyside/apimap/rows.py", "apimap-repeat-row", 'nd="w.tile((4, 2))"',
+    'nd="w.repeat(4, axis=0).repeat(2, axis=1)"', "call-swap",
+    "the repeat row spelled with nd.repeat, which repeats elements, not the whole tensor")
+src("src/sidebyside/apimap/rows.py", "apimap-cumsum-axis", 'nd="nd.cumsum(x, axis=1)"',
+    'nd="nd.cumsum(x, axis=0)"', "axis", "x.cumsum(dim=1) mapped to the wrong axis")
+
+# ================================================================== notebook 03: the MLP
+nb("03", "transform", "mx_train_set = train.gluon.transform_first(mx_trans)",
+   "mx_train_set = train.gluon.transform(mx_trans)", "call-swap",
+   "torchvision's transform= ported as Dataset.transform, which passes (image, label) to "
+   "the function, instead of transform_first")
+nb("03", "normalize-dropped", "mx_trans = mx_transforms.Compose([mx_transforms.ToTensor(),\n"
+   "                                  mx_transforms.Normalize(MEAN, STD)])",
+   "mx_trans = mx_transforms.Compose([mx_transforms.ToTensor()])", "missing-call",
+   "Compose([ToTensor(), Normalize(...)]) ported without Normalize")
+nb("03", "relu-dropped", 'mx_net.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))\n'
+   "mx_net.initialize(ctx=mx_ctx)",
+   "mx_net.add(gluon.nn.Dense(256), gluon.nn.Dense(10))\nmx_net.initialize(ctx=mx_ctx)",
+   "activation-dropped", "Linear, ReLU, Linear ported as two Dense layers: the ReLU "
+   "(activation='relu') lost")
+nb("03", "step-1", "mx_trainer.step(X.shape[0])", "mx_trainer.step(1)", "scale",
+   "CrossEntropyLoss() (a mean) ported as a per-sample loss with trainer.step(1): a "
+   "batch-size times larger step")
+nb("03", "zero-grad", "        pt_opt.zero_grad()\n        out = pt_net(X.view(-1, 28 * 28))",
+   "        out = pt_net(X.view(-1, 28 * 28))", "missing-call",
+   "Gluon's loop ported to PyTorch without optimizer.zero_grad(): gradients accumulate")
+nb("03", "with-trainer-step", "def with_trainer(gl, trainer, n):\n    trainer.step(n)",
+   "def with_trainer(gl, trainer, n):\n    trainer.step(1)", "scale",
+   "trainer.step(batch_size) written as step(1) in the lockstep experiment")
+nb("03", "by-hand-n", "p.set_data(p.data() - LR * p.grad() / n)",
+   "p.set_data(p.data() - LR * p.grad())", "scale",
+   "the SGD update written by hand without the 1/n of trainer.step(n)")
+nb("03", "test-normalize", "loader = gluon.data.DataLoader(test.gluon.transform_first(mx_trans),",
+   "loader = gluon.data.DataLoader(test.gluon.transform_first(mx_transforms.ToTensor()),",
+   "missing-call", "the test set loaded without the training set's Normalize")
+nb("03", "fresh-relu", '    mx_.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))',
+   "    mx_.add(gluon.nn.Dense(256), gluon.nn.Dense(10))", "activation-dropped",
+   "the lockstep twin network built without its ReLU")
+nb("03", "rescale-grad", "kernel_96 = mx.nd.sgd_update(one, one, lr=0.125, rescale_grad=1 / 96)",
+   "kernel_96 = mx.nd.sgd_update(one, one, lr=0.125, rescale_grad=96)", "scale",
+   "rescale_grad given the batch size instead of 1 / batch size")
+
+# ================================================================== notebook 06: blocks
+nb("06", "flatten", "mx_lin = gluon.nn.Dense(5, flatten=False)", "mx_lin = gluon.nn.Dense(5)",
+   "default-dropped", "nn.Linear on a 3-d input ported as Dense(5): Gluon's Dense flattens "
+   "all but the first axis by default (flatten=True, MXNet docs)")
+nb("06", "ceil-mode", "mx_pool = gluon.nn.MaxPool2D(pool_size=3, strides=2, ceil_mode=True)",
+   "mx_pool = gluon.nn.MaxPool2D(pool_size=3, strides=2)", "default-dropped",
+   "MaxPool2d(ceil_mode=True) ported without ceil_mode (Gluon's default False)")
+nb("06", "padding-dropped", "strides=2, padding=1,", "strides=2,", "default-dropped",
+   "Conv2d(padding=1) ported without padding")
+nb("06", "xavier-magnitude", 'mx.init.Xavier("uniform", "in", magnitude=1)',
+   'mx.init.Xavier("uniform", "in")', "default-dropped",
+   "PyTorch's default Linear draw ported as Xavier('uniform', 'in') without magnitude=1: "
+   "Xavier's default magnitude is 3 (MXNet docs)")
+nb("06", "bias-zero", '"bias_initializer": mx.init.Uniform(1 / np.sqrt(fan_in))}',
+   '"bias_initializer": mx.init.Zero()}', "default-changed",
+   "PyTorch's U(±1/√fan_in) bias ported as Gluon's zero bias")
+nb("06", "rnn-bound", "law = mx.init.Uniform(1 / np.sqrt(hidden_size))",
+   "law = mx.init.Uniform(1 / hidden_size)", "scale",
+   "the recurrent layers' U(±1/√hidden) written without the square root")
+nb("06", "embedding-init", "mx_emb = gluon.nn.Embedding(1000, 16, weight_initializer=mx.init.Normal(1))",
+   "mx_emb = gluon.nn.Embedding(1000, 16)", "default-dropped",
+   "nn.Embedding's N(0, 1) table ported with Gluon's default initialiser")
+nb("06", "cnn-xavier", "mx_cnn.initialize(mx.init.Xavier(magnitude=2.24), ctx=mx_ctx)",
+   "mx_cnn.initialize(mx.init.Xavier(), ctx=mx_ctx)", "default-dropped",
+   "Xavier(magnitude=2.24) ported as Xavier() (magnitude 3)")
+nb("06", "bn-momentum", "mx_bn = gluon.nn.BatchNorm()                 # momentum=0.9",
+   "mx_bn = gluon.nn.BatchNorm(momentum=0.1)   # momentum=0.9", "momentum-complement",
+   "BatchNorm2d(momentum=0.1) ported literally: Gluon's momentum weighs the old running "
+   "value, so 0.1 there is PyTorch's 0.9")
+nb("06", "backward-dropped", "        out.backward()           # MXNet moves",
+   "        pass                     # MXNet moves", "missing-call",
+   "the training step ported without backward(): MXNet updates BatchNorm's running "
+   "statistics in backward")
+nb("06", "bn-eval", "pt_bn.train()\nfor batch in bn_batches:", "pt_bn.eval()\nfor batch in bn_batches:",
+   "mode", "model.train() written as eval(): BatchNorm normalises with running statistics")
+nb("06", "record-predict", "        with autograd.record():\n            out = bn(to_mx(batch, mx.cpu()))",
+   "        with autograd.record(train_mode=False):\n            out = bn(to_mx(batch, mx.cpu()))",
+   "mode", "a training forward recorded in predict mode (record(train_mode=False))")
+nb("06", "forward-relu", "return self.out(torch.relu(self.hidden(x)))",
+   "return self.out(self.hidden(x))", "activation-dropped",
+   "Dense(activation='relu') ported as nn.Linear without the ReLU in forward")
+nb("06", "seq-relu", 'mx_seq.add(gluon.nn.Dense(16, activation="relu"), gluon.nn.Dense(3))',
+   "mx_seq.add(gluon.nn.Dense(16), gluon.nn.Dense(3))", "activation-dropped",
+   "nn.Sequential(Linear, ReLU, Linear) ported without the ReLU")
+nb("06", "cast-float64", 'mx_seq64.cast("float64")', 'mx_seq64.cast("float32")', "dtype",
+   "a float64 PyTorch network ported into a float32 Gluon one")
+
+# ================================================================== notebook 08: optimisers
+nb("08", "step-16", "trainer.step(1)                 # the loss is already",
+   "trainer.step(16)                # the loss is already", "scale",
+   "a summed loss stepped with step(batch_size): each update 16 times too small")
+nb("08", "momentum-complement", 'mx_sgd = gluon_steps("sgd", {"learning_rate": LR, "momentum": MOMENTUM, "wd": WD})',
+   'mx_sgd = gluon_steps("sgd", {"learning_rate": LR, "momentum": 1 - MOMENTUM, "wd": WD})',
+   "momentum-complement", "SGD momentum ported as 1 - momentum (confusing it with "
+   "BatchNorm's convention)")
+nb("08", "wd-dropped", 'mx_sgd = gluon_steps("sgd", {"learning_rate": LR, "momentum": MOMENTUM, "wd": WD})',
+   'mx_sgd = gluon_steps("sgd", {"learning_rate": LR, "momentum": MOMENTUM})', "default-dropped",
+   "SGD(weight_decay=...) ported without wd")
+nb("08", "nag-as-sgd", 'return gluon_steps("nag", {"learning_rate": LR, "momentum": MOMENTUM, "wd": wd})',
+   'return gluon_steps("sgd", {"learning_rate": LR, "momentum": MOMENTUM, "wd": wd})',
+   "call-swap", "SGD(nesterov=True) ported as plain sgd")
+nb("08", "adam-eps", 'mx_adam = gluon_steps("adam", {"learning_rate": LR})',
+   'mx_adam = gluon_steps("adam", {"learning_rate": LR, "epsilon": 1e-6})', "default-changed",
+   "Adam's eps ported with another value")
+nb("08", "torchadam", 'mx_torchadam = gluon_steps("torchadam", {"learning_rate": LR})',
+   'mx_torchadam = gluon_steps("adam", {"learning_rate": LR})', "call-swap",
+   "torch.optim.Adam ported as MXNet's adam, which puts epsilon outside the bias correction")
+nb("08", "adamw-as-adam", "pt_adamw = torch_steps(lambda p: torch.optim.AdamW(p, lr=LR, weight_decay=0.01))",
+   "pt_adamw = torch_steps(lambda p: torch.optim.Adam(p, lr=LR, weight_decay=0.01))",
+   "call-swap", "Gluon's adam(wd) mapped to AdamW's neighbour Adam (coupled decay)")
+nb("08", "step-n-1", "    loss.backward()\n    trainer.step(n)", "    loss.backward()\n    trainer.step(1)",
+   "scale", "a mean loss stepped with step(n) where step(1) is meant (or the reverse)")
+nb("08", "schedule-off-by-one", "return np.array([scheduler(n) for n in range(1, EPOCHS * PER_EPOCH + 1)])",
+   "return np.array([scheduler(n) for n in range(0, EPOCHS * PER_EPOCH)])", "off-by-one",
+   "an MXNet lr_scheduler called from update 0: MXNet counts num_update from 1")
+nb("08", "milestones", "for steps in ((6, 9), (2, 3))}", "for steps in ((5, 8), (2, 3))}",
+   "off-by-one", "MultiStepLR milestones × batches per epoch, minus one")
+nb("08", "clip-eps", "scale = torch.clamp(max_norm / (norm + 1e-8), max=1.0)",
+   "scale = torch.clamp(max_norm / (norm + 1e-6), max=1.0)", "default-changed",
+   "clip_global_norm's 1e-8 written as clip_grad_norm_'s 1e-6")
+nb("08", "load-states", '\n        trainer.load_states(os.path.join(tmp, "trainer.states"))', "",
+   "missing-call", "resuming a Gluon run without trainer.load_states (momentum lost)",
+   cell="def mx_resume")
+nb("08", "load-optimizer", '\n    optimizer.load_state_dict(checkpoint["optimizer"])', "",
+   "missing-call", "resuming a PyTorch run without optimizer.load_state_dict",
+   cell="def pt_resume")
+nb("08", "zero-grad", "        optimizer.zero_grad()\n        (0.5 * ((model(x) - y) ** 2).sum()).backward()\n        optimizer.step()\n        path",
+   "        (0.5 * ((model(x) - y) ** 2).sum()).backward()\n        optimizer.step()\n        path",
+   "missing-call", "the Gluon loop ported to PyTorch without zero_grad (Gluon overwrites "
+   "gradients, grad_req='write')", cell="def torch_steps")
+nb("08", "update-n", "mx_one_trainer.update(16)", "mx_one_trainer.update(1)", "scale",
+   "allreduce_grads() + update(n) written with update(1)")
+
+# ================================================================== notebook 10: losses
+nb("10", "from-logits-twice", 'gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True)(\n        mx.nd.log_softmax(n(logits)), n(labels))',
+   "gluon.loss.SoftmaxCrossEntropyLoss()(\n        mx.nd.log_softmax(n(logits)), n(labels))",
+   "default-dropped", "nll_loss(log_softmax(x)) ported without from_logits=True: a second "
+   "log_softmax", equivalent="log_softmax is idempotent (its output's logsumexp is 0, so "
+   "log_softmax(log_softmax(x)) = log_softmax(x)); §1 itself asserts `twice` equals the "
+   "single one within 1e-12, and this cell displays only shapes")
+nb("10", "sparse-label", "sparse_label=False)(n(logits), n(probs))", ")(n(logits), n(probs))",
+   "default-dropped", "CrossEntropyLoss with probability targets ported without "
+   "sparse_label=False (default True reads the targets as class indices)")
+nb("10", "sample-weight-shape", "ignored = ce(n(logits), n(masked) * keep, keep.reshape((-1, 1)))",
+   "ignored = ce(n(logits), n(masked) * keep, keep)", "axis",
+   "ignore_index's 0/1 sample_weight given shape (N,) instead of (N, 1)")
+nb("10", "smoothing", "* (1 - 0.1) + 0.1 / C", "* (1 - 0.1) + 0.1 / (C - 1)", "off-by-one",
+   "label smoothing spread over C - 1 classes (PyTorch spreads over all C)")
+nb("10", "from-sigmoid", '"BCELoss": gluon.loss.SigmoidBCELoss(from_sigmoid=True)(mx.nd.sigmoid(n(bin_logits)),',
+   '"BCELoss": gluon.loss.SigmoidBCELoss()(mx.nd.sigmoid(n(bin_logits)),', "default-dropped",
+   "BCELoss (on probabilities) ported as SigmoidBCELoss() without from_sigmoid=True: a "
+   "second sigmoid")
+nb("10", "pos-weight", "n(bin_targets), None,\n                                              n(pos_weight))",
+   "n(bin_targets))", "missing-call", "BCEWithLogitsLoss(pos_weight=...) ported without "
+   "pos_weight")
+nb("10", "l2-factor", '"MSELoss": 1 / 2,', '"MSELoss": 1,', "scale",
+   "MSELoss mapped to L2Loss without its factor ½")
+nb("10", "huber-factor", '"HuberLoss(delta=rho)": 1 / RHO}', '"HuberLoss(delta=rho)": RHO}',
+   "scale", "HuberLoss(delta) mapped to Gluon's HuberLoss(rho) times rho instead of ÷ rho")
+nb("10", "huber-rho", '"SmoothL1Loss(beta=rho)": gluon.loss.HuberLoss(rho=RHO)(n(pred), n(true)),',
+   '"SmoothL1Loss(beta=rho)": gluon.loss.HuberLoss()(n(pred), n(true)),', "default-dropped",
+   "SmoothL1Loss(beta) ported as HuberLoss() without rho (default 1)")
+nb("10", "kl-softmax", '"from_logits=True": gluon.loss.KLDivLoss()(mx.nd.log_softmax(n(logits)), n(probs))',
+   '"from_logits=True": gluon.loss.KLDivLoss()(mx.nd.softmax(n(logits)), n(probs))',
+   "call-swap", "KLDivLoss's log-probability input written with softmax instead of "
+   "log_softmax")
+nb("10", "train-step-1", "        trainer.step(BATCH)", "        trainer.step(1)", "scale",
+   "F.cross_entropy (mean) ported with a per-sample loss and step(1)", cell="def mx_run")
+nb("10", "cast-dropped", "    net.cast(dtype)\n", "    net.cast(\"float64\")\n", "dtype",
+   "the Gluon network left in float64 while the data is float32", cell="def mx_run")
+nb("10", "zero-grad", "        opt.zero_grad()\n", "", "missing-call",
+   "the PyTorch loop without zero_grad", cell="def pt_run")
+nb("10", "grad-sum-mean", 'F.cross_entropy(x, t(y_batch), reduction="sum").backward()',
+   'F.cross_entropy(x, t(y_batch), reduction="mean").backward()', "scale",
+   "Gluon's per-sample loss + backward (a sum's gradient) compared with a mean's")
+nb("10", "lse-keepdims", "F.log(F.sum(F.exp(z), axis=self._axis, keepdims=True)) - F.pick(\n            z, label, axis=self._axis, keepdims=True)",
+   "F.log(F.sum(F.exp(z), axis=self._axis, keepdims=True)) - F.pick(\n            z, label, axis=self._axis)",
+   "axis", "F.pick without keepdims=True: (N, 1) minus (N,) broadcasts to (N, N)")
+nb("10", "permute-transpose", "x_pt.permute(0, 2, 1)", "x_pt.transpose(1, 2)", "axis",
+   "(N, T, C) logits moved to (N, C, T) with transpose(1, 2) instead of permute",
+   equivalent="for a 3-d tensor permute(0, 2, 1) and transpose(1, 2) are the same view "
+   "(the same strides, the same values)")
+
+# ================================================================== notebook 12: tensorboard
+nb("12", "mean-dropped", "            loss = loss_fn(net(x), y).mean()",
+   "            loss = loss_fn(net(x), y)", "scale",
+   "the mxboard run's loss left per sample with trainer.step(1): the gradient of a sum, "
+   "not PyTorch's mean")
+nb("12", "hybridize-dropped", "    net.hybridize()\n    trainer", "    trainer", "missing-call",
+   "sw.add_graph(net) needs a hybridized network: hybridize() left out",
+   cell="MXBOARD_SCRIPT")
+nb("12", "step-128", "        trainer.step(1)\n        losses.append(float(loss.asscalar()))",
+   "        trainer.step(128)\n        losses.append(float(loss.asscalar()))", "scale",
+   "a mean loss stepped with step(batch_size)", cell="MXBOARD_SCRIPT")
+nb("12", "zero-grad", "    opt.zero_grad()\n    loss = torch.nn.functional.cross_entropy(pt_mlp(X[step]), Y[step])",
+   "    loss = torch.nn.functional.cross_entropy(pt_mlp(X[step]), Y[step])", "missing-call",
+   "the PyTorch logging loop without zero_grad")
+nb("12", "detach-grad", "grad = param.grad.detach().cpu().numpy()", "grad = param.grad.cpu().numpy()",
+   "missing-call", "a gradient histogram written from param.grad without detach()",
+   equivalent="param.grad of a leaf is not tracked by autograd (backward ran without "
+   "create_graph=True), so .numpy() works on it without detach() and gives the same values")
+nb("12", "adam-relu", 'mx_adam_net.add(gluon.nn.Dense(256, activation="relu", in_units=784),',
+   "mx_adam_net.add(gluon.nn.Dense(256, in_units=784),", "activation-dropped",
+   "the Gluon twin of Linear, ReLU, Linear without the ReLU")
+nb("12", "adam-step", "        mx_adam.step(1)", "        mx_adam.step(128)", "scale",
+   "Adam stepped with step(batch_size) on a mean loss (Adam is nearly scale-invariant: "
+   "only epsilon sees it)",
+   equivalent="Adam's step is lr·m/(√v + ε): a gradient scaled by 1/128 scales m and √v by "
+   "1/128 alike, so the step changes only for a parameter whose √v/128 comes near ε = 1e-8. "
+   "Run on 2026-12-03, the mutant's losses stayed within the bound the two frameworks' Adams "
+   "are held to (it survived): a wrong step() scale does not show in Adam's training, unlike "
+   "SGD's (mutants nb03 step-1 and nb08 step-16 are killed)")
+nb("12", "adam-lr", 'mx_adam = gluon.Trainer(mx_adam_net.collect_params(), "adam", {"learning_rate": 1e-3})',
+   'mx_adam = gluon.Trainer(mx_adam_net.collect_params(), "adam", {"learning_rate": 1e-2})',
+   "default-changed", "Adam's learning rate ported with another value")
+nb("12", "adam-zero-grad", "        pt_adam.zero_grad()\n", "", "missing-call",
+   "the PyTorch Adam loop without zero_grad", cell="adam_losses = {")
+
+# ================================================================== notebook 13: serialization
+nb("13", "load-states", 'mx_resumed_trainer.load_states(str(WORK / "ckpt" / "trainer.states"))',
+   "pass  # trainer state not restored", "missing-call",
+   "a Gluon checkpoint resumed without trainer.load_states")
+nb("13", "load-optimizer", 'resumed_opt.load_state_dict(state["optimizer"])',
+   "pass  # optimizer state not restored", "missing-call",
+   "a PyTorch checkpoint resumed without optimizer.load_state_dict")
+nb("13", "epoch-off-by-one", 'pt_train(resumed, resumed_opt, 6 - state["epoch"])',
+   'pt_train(resumed, resumed_opt, 6 - state["epoch"] + 1)', "off-by-one",
+   "the resumed run repeats the checkpoint's epoch")
+nb("13", "export-eval", "nn.Linear(4 * 6 * 6, 3)).eval()", "nn.Linear(4 * 6 * 6, 3))", "mode",
+   "a network exported without eval(): BatchNorm traced on batch statistics")
+nb("13", "export-hybridize", "mx_cnn.hybridize()\nmx_cnn(mx.nd.array(x_img.numpy()))",
+   "mx_cnn(mx.nd.array(x_img.numpy()))", "missing-call",
+   "HybridBlock.export without hybridize() and a forward pass")
+nb("13", "mean-sum", "            loss = ((model(x) - y) ** 2).mean()",
+   "            loss = ((model(x) - y) ** 2).sum()", "scale",
+   "mse_loss (a mean) ported as a sum with trainer.step(1)")
+nb("13", "step-64", "        trainer.step(1)\n\n\ntorch.manual_seed(0)",
+   "        trainer.step(64)\n\n\ntorch.manual_seed(0)",
+   "scale", "a mean loss stepped with step(batch_size)", cell="def mx_train")
+nb("13", "save-params", 'mx_model.save_parameters(str(WORK / "ckpt" / "model.params"))',
+   'mx_model.save_params(str(WORK / "ckpt" / "model.params"))', "call-swap",
+   "save_parameters swapped for the deprecated save_params (keys with the network's prefix)")
+nb("13", "relu-dropped", 'self.hidden = gluon.nn.Dense(hidden, in_units=4, activation="relu")',
+   "self.hidden = gluon.nn.Dense(hidden, in_units=4)", "activation-dropped",
+   "the Gluon twin of TorchNet (relu in forward) without activation='relu'")
+
+# ================================================================== notebook 14: converting
+nb("14", "lstm-layout", 'self.lstm = rnn.LSTM(hidden, num_layers=2, layout="NTC", input_size=dim)',
+   "self.lstm = rnn.LSTM(hidden, num_layers=2, input_size=dim)", "default-dropped",
+   "LSTM(batch_first=True) ported without layout='NTC' (Gluon's default is TNC)")
+nb("14", "head-flatten", "self.head = gluon.nn.Dense(tags, flatten=False, in_units=hidden)",
+   "self.head = gluon.nn.Dense(tags, in_units=hidden)", "default-dropped",
+   "a per-step Linear head ported as Dense without flatten=False", occurrence=1,
+   cell="class GluonTagger")
+nb("14", "gru-output", "return self.head(self.gru(self.embed(tokens))[0])",
+   "return self.head(self.gru(self.embed(tokens))[1])", "axis",
+   "nn.GRU's (output, h_n) indexed for the state instead of the output")
+nb("14", "cast-resnet64", 'mx_resnet64.cast("float64")\n', "", "missing-call",
+   "the float64 comparison without casting the Gluon network")
+nb("14", "grad-per-sample", "mx_g = mx_param.grad().asnumpy() / len(y_train)",
+   "mx_g = mx_param.grad().asnumpy()", "scale",
+   "Gluon's gradient of a summed loss compared with PyTorch's mean without ÷ n")
+nb("14", "lenet-hybridize", "mx_lenet.hybridize()\n", "", "missing-call",
+   "export() without hybridize()")
+nb("14", "deferred-forward", "mx_resnet(mx.nd.zeros((1, 3, 64, 64)))          # deferred shapes\n",
+   "", "missing-call", "save_parameters before the forward pass that finishes deferred "
+   "initialisation")
+nb("14", "tagger64-cast", 'mx_tagger64.cast("float64")\n', "", "missing-call",
+   "a float64 PyTorch network copied into a float32 Gluon one")
+nb("14", "mlp-relu", 'mx_mlp.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))',
+   "mx_mlp.add(gluon.nn.Dense(256), gluon.nn.Dense(10))", "activation-dropped",
+   "the legacy MLP built without its ReLU")
+
+# ================================================================== notebook 15: capstone 1
+nb("15", "eval-dropped", "pt_net = main_torch.Net().double().eval()",
+   "pt_net = main_torch.Net().double()", "mode",
+   "the PyTorch net compared without eval(): its Dropout is active")
+nb("15", "cast-dropped", 'mx_net.cast("float64")\npairs', "pairs", "missing-call",
+   "the float64 comparison without casting the Gluon net", cell="pt_net = main_torch.Net()")
+nb("15", "normalize-dropped", "[gluon.data.vision.transforms.ToTensor(),\n     gluon.data.vision.transforms.Normalize(spec.mean, spec.std)])",
+   "[gluon.data.vision.transforms.ToTensor()])", "missing-call",
+   "the test transform ported without Normalize")
+nb("15", "transform", ".take(2000).transform_first(mx_transform)", ".take(2000).transform(mx_transform)",
+   "call-swap", "transform= ported as Dataset.transform instead of transform_first")
+nb("15", "lockstep-float32", 'one_step = lockstep.run(lockstep.batches(1, 16), dtype="float64")',
+   'one_step = lockstep.run(lockstep.batches(1, 16), dtype="float32")', "dtype",
+   "the one-step proof run in float32, where rounding hides nothing and shows everything")
+nb("15", "nll-mean", 'pt_mean = F.nll_loss(torch.from_numpy(pt_logp), torch.from_numpy(labels)).item()',
+   'pt_mean = F.nll_loss(torch.from_numpy(pt_logp), torch.from_numpy(labels), reduction="sum").item()',
+   "scale", "nll_loss's default mean read as a sum")
+nb("15", "same-stream", 'replaced = {"PyTorch": samerandom.use_same_dropout(pt_same, draws.stream("PyTorch")),',
+   'replaced = {"PyTorch": samerandom.use_same_dropout(pt_same, draws.stream("Gluon")),',
+   "call-swap", "both frameworks given the Gluon stream's masks (the names swapped)")
+nb("15", "test-loader", "mx.cpu(), gluon.data.DataLoader(mx_test_set,\n                                                                      batch_size=1000))",
+   "mx.cpu(), gluon.data.DataLoader(mx_test_set,\n                                                                      batch_size=1000, shuffle=True))",
+   "default-changed", "the test loader shuffled (shuffle=True) where PyTorch's is in order",
+   equivalent="test() sums the per-sample losses and counts the correct predictions over "
+   "the whole set: the order of the batches changes neither, up to float rounding of the "
+   "sum that the cell's printed :.4f average hides")
+src("examples/mnist/main_gluon.py", "mnist-xavier-magnitude", "magnitude=1),", "magnitude=3),",
+    "default-changed", "PyTorch's U(±1/√fan_in) draw ported as Xavier('uniform', 'in') with "
+    "MXNet's default magnitude 3")
+src("examples/mnist/main_gluon.py", "mnist-factor-type", "factor_type='in',", "factor_type='avg',",
+    "default-changed", "Xavier's factor_type left at its default 'avg' instead of 'in'")
+src("examples/mnist/main_gluon.py", "mnist-bias-zero",
+    "bias_initializer=mx.init.Uniform(1 / math.sqrt(fan_in)))",
+    "bias_initializer=mx.init.Zero())", "default-changed",
+    "PyTorch's uniform bias ported as Gluon's zero bias")
+src("examples/mnist/main_gluon.py", "mnist-log-softmax", "return F.log_softmax(x, axis=1)",
+    "return F.softmax(x, axis=1)", "call-swap", "F.log_softmax ported as F.softmax")
+src("examples/mnist/main_gluon.py", "mnist-from-logits",
+    "nll_loss = gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True)",
+    "nll_loss = gluon.loss.SoftmaxCrossEntropyLoss()", "default-dropped",
+    "F.nll_loss of log-probabilities ported without from_logits=True",
+    equivalent="the network ends in log_softmax, and log_softmax is idempotent: the loss "
+    "is the same, and so is its gradient (d/dz of -z_y + logsumexp(z) with z = "
+    "log_softmax(x) is softmax(x) - onehot(y), as without the second log_softmax); the "
+    "lockstep tests' float64 tolerance covers the rounding")
+src("examples/mnist/main_gluon.py", "mnist-step-1", "trainer.step(images.shape[0])",
+    "trainer.step(1)", "scale", "a per-sample loss stepped with step(1): F.nll_loss's mean "
+    "becomes a sum")
+src("examples/mnist/main_gluon.py", "mnist-avg-pool", "stride=(2, 2), pool_type='max')",
+    "stride=(2, 2), pool_type='avg')", "call-swap", "F.max_pool2d ported as average pooling")
+src("examples/mnist/main_gluon.py", "mnist-dropout-keep", "self.dropout1 = nn.Dropout(0.25)",
+    "self.dropout1 = nn.Dropout(0.75)", "default-changed",
+    "Dropout's drop probability written as a keep probability (1 - p)")
+src("examples/mnist/main_gluon.py", "mnist-adadelta", "'torchadadelta',", "'adadelta',",
+    "call-swap", "optim.Adadelta ported as MXNet's adadelta, which ignores learning_rate and "
+    "uses epsilon=1e-5 (MXNet docs)")
+src("examples/mnist/main_gluon.py", "mnist-epochs", "for epoch in range(1, args.epochs + 1):",
+    "for epoch in range(1, args.epochs):", "off-by-one", "an epoch loop one short")
+
+# ================================================================== notebook 16: capstone 2
+nb("16", "train-as-eval", "pt_net.train()\npt_logits", "pt_net.eval()\npt_logits", "mode",
+   "the batch-statistics comparison run with the port in eval()")
+nb("16", "record-predict", "with autograd.record():                      # BatchNorm on batch statistics",
+   "with autograd.pause():                       # BatchNorm on batch statistics", "mode",
+   "MXNet's training-mode forward run outside record(): running statistics used")
+nb("16", "eval-as-train", "pt_model = main_torch.get_model(name, 10, thumbnail=thumb, in_channels=1).eval()",
+   "pt_model = main_torch.get_model(name, 10, thumbnail=thumb, in_channels=1).train()", "mode",
+   "an inference comparison run with the port in train()")
+nb("16", "bn-backward", "y_bn.backward()\n", "", "missing-call",
+   "a training step without backward: MXNet moves BatchNorm's running variance in backward")
+nb("16", "bn-eval", "pt_bn = torch.nn.BatchNorm2d(3).double().train()",
+   "pt_bn = torch.nn.BatchNorm2d(3).double().eval()", "mode",
+   "PyTorch's BatchNorm run in eval(): its running statistics stay put")
+nb("16", "macro-accuracy", 'pt_acc = MulticlassAccuracy(num_classes=10, average="micro")',
+   "pt_acc = MulticlassAccuracy(num_classes=10)", "default-dropped",
+   "mx.metric.Accuracy ported as torchmetrics' MulticlassAccuracy without average='micro' "
+   "(its default is macro)")
+nb("16", "conv-bias", "plain50.conv1 = torch.nn.Conv2d(1, 64, 7, 2, 3, bias=False)",
+   "plain50.conv1 = torch.nn.Conv2d(1, 64, 7, 2, 3)", "default-dropped",
+   "Conv2D(use_bias=False) ported as Conv2d with its default bias=True")
+nb("16", "float32-net", 'mx_net = lockstep.gluon_net("resnet18_v1", dtype="float64")',
+   'mx_net = lockstep.gluon_net("resnet18_v1", dtype="float32")', "dtype",
+   "a float32 Gluon network copied into a float64 PyTorch one")
+src("examples/image_classification/main_torch.py", "ic-pixel-scale",
+    "astype(np.float32) / 256)", "astype(np.float32) / 255)", "scale",
+    "MNISTIter's pixels / 256 ported as torchvision's / 255")
+src("examples/image_classification/main_torch.py", "ic-fit-defaults",
+    "lr, wd = (0.01, 0.0) if symbolic else (opt.lr, opt.wd)", "lr, wd = (opt.lr, opt.wd)",
+    "default-changed", "Module.fit's own learning rate 0.01 and no weight decay (it ignores "
+    "the script's --lr/--wd) ported as the flags")
+src("examples/image_classification/main_torch.py", "ic-zero-grad",
+    "            optimizer.zero_grad()\n", "", "missing-call",
+    "the training loop without zero_grad (Gluon overwrites gradients)")
+src("examples/image_classification/main_torch.py", "ic-eval-dropped", "    net.eval()\n", "",
+    "missing-call", "validation without eval(): BatchNorm on batch statistics")
+src("examples/image_classification/main_torch.py", "ic-init",
+    "init_like_mxnet(net, uniform_001 if symbolic else xavier_224)",
+    "init_like_mxnet(net, xavier_224)", "default-changed",
+    "the symbolic mode's Uniform(0.01) initialiser ported as the Gluon mode's Xavier")
+src("examples/image_classification/main_torch.py", "ic-last-batch",
+    "for i in range(0, n - batch_size + 1, batch_size)]", "for i in range(0, n, batch_size)]",
+    "off-by-one", "MNISTIter's dropped last partial batch kept (last_batch 'keep' vs "
+    "'discard')")
+src("examples/image_classification/main_torch.py", "ic-metric-detach",
+    "metric.update(out.detach(), y)", "metric.update(out, y)", "missing-call",
+    "the accuracy metric fed the tracked output without detach()",
+    equivalent="MulticlassAccuracy.update only takes the argmax of the output and counts "
+    "matches; a tracked output keeps its graph alive a little longer, the counts are the same")
+
+# ================================================================== notebook 17: Module API
+nb("17", "relu-dropped", "return self.fc2(torch.relu(self.fc1(x)))", "return self.fc2(self.fc1(x))",
+   "activation-dropped", "the symbol's Activation(act_type='relu') lost in the port")
+nb("17", "log-softmax", 'drift = {"float64": compare.max_abs_diff(torch.softmax(pt_logits, 1), mx_out),',
+   'drift = {"float64": compare.max_abs_diff(torch.log_softmax(pt_logits, 1), mx_out),',
+   "call-swap", "SoftmaxOutput's forward (probabilities) read as log-probabilities")
+nb("17", "lr-f32", "pt_sgd = torch.optim.SGD(pt_step.parameters(), lr=f32(0.1))",
+   "pt_sgd = torch.optim.SGD(pt_step.parameters(), lr=0.1)", "dtype",
+   "the learning rate not rounded to float32 as MXNet's sgd_update kernel takes it")
+nb("17", "reduction-sum", "pt_loss = nn.CrossEntropyLoss()(pt_step(torch.from_numpy(X_train[:BATCH])),",
+   'pt_loss = nn.CrossEntropyLoss(reduction="sum")(pt_step(torch.from_numpy(X_train[:BATCH])),',
+   "scale", "SoftmaxOutput's summed gradient with rescale_grad 1/batch ported as a sum")
+nb("17", "zero-grad-fresh", "pt_sgd.zero_grad()\npt_loss.backward()", "pt_loss.backward()",
+   "missing-call", "a PyTorch step without zero_grad",
+   equivalent="pt_step was built by torch_from in this cell and no backward has run on it "
+   "yet, so every .grad is None and zero_grad() (set_to_none=True) changes nothing")
+nb("17", "weight-transpose", "net.load_state_dict({\".\".join(name.rsplit(\"_\", 1)): torch.from_numpy(a.asnumpy())",
+   "net.load_state_dict({\".\".join(name.rsplit(\"_\", 1)): torch.from_numpy(a.asnumpy().T.copy())",
+   "axis", "FullyConnected's (out, in) weight transposed on the way to nn.Linear (a "
+   "TensorFlow habit)")
+nb("17", "is-train", "mx_mod.forward(batch_of(X_test[:BATCH], y_test[:BATCH]), is_train=False)",
+   "mx_mod.forward(batch_of(X_test[:BATCH], y_test[:BATCH]), is_train=True)", "mode",
+   "an inference forward run with is_train=True",
+   equivalent="the symbol has no Dropout or BatchNorm and SoftmaxOutput's forward is the "
+   "softmax in both modes, so the outputs are the same")
+nb("17", "label-dtype", '[mx.io.DataDesc("softmax_label", (batch,), dtype="float64")])',
+   '[mx.io.DataDesc("softmax_label", (batch,))])', "dtype",
+   "the label's DataDesc left float32 next to float64 data")
+nb("17", "pad-dropped", "order = np.arange(n * batch) % len(X) if pad_like_mxnet else np.arange(len(X))",
+   "order = np.arange(len(X))", "off-by-one",
+   "NDArrayIter's last_batch_handle='pad' (the last batch filled from the start) dropped")
+nb("17", "fit-lr", "pt_fit = torch_epoch(torch_from(initial), X_train, y_train, lr=f32(0.01))",
+   "pt_fit = torch_epoch(torch_from(initial), X_train, y_train, lr=f32(0.1))",
+   "default-changed", "Module.fit's default learning rate 0.01 ported as 0.1")
+nb("17", "predict-eval", "    net.eval()\n    with torch.no_grad():\n        return torch.cat(",
+   "    with torch.no_grad():\n        return torch.cat(", "missing-call",
+   "predict ported without eval()", cell="def torch_predict",
+   equivalent="MLP is two Linear layers and a ReLU: no Dropout or BatchNorm, so train() and "
+   "eval() compute the same outputs")
+nb("17", "period", "        if (epoch + 1) % period == 0:", "        if epoch % period == 0:",
+   "off-by-one", "do_checkpoint(period) counted from epoch 0 instead of 1")
+
+# ================================================================== sidebyside.transfer
+T = "src/sidebyside/transfer.py"
+src(T, "transfer-gamma-beta", '[("weight", "gamma"), ("bias", "beta"),\n                   ("running_mean"',
+    '[("weight", "beta"), ("bias", "gamma"),\n                   ("running_mean"', "axis",
+    "BatchNorm's weight/bias mapped to beta/gamma the wrong way round")
+src(T, "transfer-running-swap", '("running_mean", "running_mean"), ("running_var", "running_var")',
+    '("running_mean", "running_var"), ("running_var", "running_mean")', "axis",
+    "running mean and variance swapped")
+src(T, "transfer-momentum", 'if not _close(kw["momentum"], 1 - t.momentum):',
+    'if not _close(kw["momentum"], t.momentum):', "momentum-complement",
+    "BatchNorm momentum compared literally instead of Gluon m = 1 - PyTorch m")
+src(T, "transfer-i2h-h2h", '(f"weight_ih_l{k}{suffix}", f"{d}{k}_i2h_weight"),\n'
+    '                      (f"weight_hh_l{k}{suffix}", f"{d}{k}_h2h_weight"),',
+    '(f"weight_ih_l{k}{suffix}", f"{d}{k}_h2h_weight"),\n'
+    '                      (f"weight_hh_l{k}{suffix}", f"{d}{k}_i2h_weight"),', "axis",
+    "weight_ih/weight_hh mapped to h2h/i2h")
+src(T, "transfer-gate-order", "            value = slot.t.detach().cpu().numpy()\n",
+    "            value = slot.t.detach().cpu().numpy()\n"
+    "            if pair.kind == \"lstm\" and value.shape[0] % 4 == 0:\n"
+    "                i, f, g_, o = np.split(value, 4)\n"
+    "                value = np.concatenate([i, f, o, g_])\n", "axis",
+    "LSTM gates reordered i,f,g,o -> i,f,o,g on the way (as for a framework with another "
+    "gate order)")
+src(T, "transfer-batch-first", 'layout = "NTC" if t.batch_first else "TNC"',
+    'layout = "TNC" if t.batch_first else "NTC"', "axis", "batch_first mapped to the wrong "
+    "layout")
+src(T, "transfer-dtype", "g.set_data(mx.nd.array(value, ctx=g_ctx, dtype=value.dtype))",
+    "g.set_data(mx.nd.array(value, ctx=g_ctx))", "dtype",
+    "values copied through mx.nd.array without dtype=: float64 rounded to float32")
+src(T, "transfer-eps-check", '        if not _close(t.eps, kw["eps"]):\n            _refuse(pair, "eps differs"',
+    '        if False:\n            _refuse(pair, "eps differs"', "check-weakened",
+    "BatchNorm eps never compared")
+src(T, "transfer-tie-dedupe", "        if id(g) in done:   # a tied weight: one Gluon Parameter, one copy\n"
+    "            continue\n", "", "check-weakened",
+    "a tied Gluon Parameter written once per layer that uses it. (Once argued equivalent: "
+    "_check_ties makes the second write store the same values; but the module promises "
+    "one copy of a tie, and tests/test_transfer.py::test_a_tied_lm_copies_both_ways_and_"
+    "keeps_its_tie counts the set_data calls, so the run killed it, rightly.)")
+src(T, "transfer-back-transpose", "slot.t.copy_(torch.from_numpy(slot.g.data().asnumpy()).to(",
+    "slot.t.copy_(torch.from_numpy(slot.g.data().asnumpy().T.copy()).to(", "axis",
+    "Gluon weights transposed on the way back to PyTorch")
+
+# ================================================================== sidebyside.initmap
+I = "src/sidebyside/initmap.py"
+src(I, "initmap-xavier-magnitude-default", 'magnitude = float(kw.get("magnitude", 3))',
+    'magnitude = float(kw.get("magnitude", 2.24))', "default-changed",
+    "Xavier's magnitude defaulted to the legacy scripts' 2.24 instead of MXNet's 3",
+    equivalent="mx.init.Xavier.__init__ passes rnd_type, factor_type and magnitude to "
+    "Initializer.__init__ always, so dumps() always carries 'magnitude' and this default is "
+    "never read (mxnet/initializer.py; Xavier().dumps() == '[\"xavier\", {\"rnd_type\": "
+    "\"uniform\", \"factor_type\": \"avg\", \"magnitude\": 3}]')")
+src(I, "initmap-fans-swapped", "return shape[1] * kernel, shape[0] * kernel",
+    "return shape[0] * kernel, shape[1] * kernel", "axis",
+    "fan_in and fan_out read from the wrong axes of an (out, in, *kernel) weight")
+src(I, "initmap-avg", 'factors = {"avg": (fan_in + fan_out) / 2.0,', 'factors = {"avg": fan_in + fan_out,',
+    "scale", "Xavier's 'avg' factor without the ½ (Glorot's fan_in + fan_out)")
+src(I, "initmap-kernel", "kernel = math.prod(shape[2:])", "kernel = 1", "axis",
+    "convolution fans computed without the receptive field")
+src(I, "initmap-uniform-range", "nn.init.uniform_(p, -value, value)", "nn.init.uniform_(p, 0.0, value)",
+    "default-changed", "U(−s, s) drawn as U(0, s), torch.nn.init.uniform_'s default a=0")
+src(I, "initmap-normal-std", "nn.init.normal_(p, 0.0, value)", "nn.init.normal_(p, 0.0, value ** 2)",
+    "scale", "Normal(sigma) drawn with sigma² as the standard deviation")
+src(I, "initmap-gamma-beta", 'return ("constant", 1.0) if leaf == "weight" else ("constant", 0.0)',
+    'return ("constant", 0.0) if leaf == "weight" else ("constant", 1.0)', "axis",
+    "BatchNorm's gamma 1 and beta 0 swapped")
+src(I, "initmap-prelu", "_PRELU_SLOPE = 0.25", "_PRELU_SLOPE = 0.01", "default-changed",
+    "PReLU's slope taken from LeakyReLU's 0.01 instead of Gluon's 0.25")
+src(I, "initmap-msra", 'magnitude = 2.0 / (1 + kw.get("slope", 0.25) ** 2)',
+    'magnitude = 2.0 / (1 + kw.get("slope", 0.25))', "scale",
+    "MSRAPrelu's magnitude without the square of the slope")
+src(I, "initmap-padding", "            mod.weight[mod.padding_idx].fill_(0.0)\n", "", "missing-call",
+    "Embedding's padding_idx row left as drawn")
+src(I, "initmap-running-stats", "            mod.reset_running_stats()\n", "", "missing-call",
+    "the running statistics not reset")
+
+# ================================================================== sidebyside.optim
+O = "src/sidebyside/optim.py"
+src(O, "optim-adam-eps", "denom = mx.nd.sqrt(second) / bias_correction2_sqrt + self.epsilon",
+    "denom = (mx.nd.sqrt(second) + self.epsilon) / bias_correction2_sqrt", "default-changed",
+    "Adam's epsilon inside the bias correction (MXNet's place) instead of outside (PyTorch's)")
+src(O, "optim-adam-t", "step_size = lr / (1.0 - beta1 ** t)", "step_size = lr / (1.0 - beta1 ** (t + 1))",
+    "off-by-one", "Adam's bias correction counted from step 0 instead of 1")
+src(O, "optim-adamw-lr", "weight *= 1.0 - lr * wd", "weight *= 1.0 - wd", "scale",
+    "AdamW's decoupled decay without the learning rate")
+src(O, "optim-adamw-wd", "epsilon=1e-8, wd=0.01,\n                 amsgrad=False", "epsilon=1e-8, wd=0.0,\n                 amsgrad=False",
+    "default-changed", "TorchAdamW's weight decay default 0 instead of torch.optim.AdamW's 0.01")
+src(O, "optim-adadelta-eps", "def __init__(self, learning_rate=None, rho=0.9, epsilon=1e-6, wd=0.0",
+    "def __init__(self, learning_rate=None, rho=0.9, epsilon=1e-5, wd=0.0", "default-changed",
+    "Adadelta's eps taken from MXNet's adadelta (1e-5) instead of PyTorch's 1e-6")
+src(O, "optim-adadelta-lr", "weight -= lr * delta", "weight -= delta", "scale",
+    "Adadelta's step without the learning rate, as MXNet's own adadelta")
+src(O, "optim-rescale", "g = grad * opt.rescale_grad if opt.rescale_grad != 1.0 else grad",
+    "g = grad", "scale", "rescale_grad (trainer.step(n)'s 1/n) ignored")
+src(O, "optim-beta1", "exp_avg += (1.0 - beta1) * (g - exp_avg)", "exp_avg += beta1 * (g - exp_avg)",
+    "momentum-complement", "Adam's beta1 used as 1 - beta1")
+src(O, "optim-settings-eps", "eps=f32(epsilon) / math.sqrt(bc2),", "eps=f32(epsilon),",
+    "default-changed", "mxnet_adam_settings without epsilon / √(1 − β₂ᵗ)")
+src(O, "optim-settings-f32", "kernel_lr = f32(learning_rate * math.sqrt(c2) / c1)",
+    "kernel_lr = learning_rate * math.sqrt(c2) / c1", "dtype",
+    "the kernel's float32 learning rate not rounded")
+
+# ================================================================== sidebyside.recordio
+R = "src/sidebyside/recordio.py"
+src(R, "recordio-padding", "return (n + 3) & ~3", "return (n + 4) & ~3", "off-by-one",
+    "records padded to the next multiple of 4 even when already aligned")
+src(R, "recordio-label-f64", '_IR = struct.Struct("<IfQQ")', '_IR = struct.Struct("<IdQQ")', "dtype",
+    "IRHeader's float32 label read as a float64")
+src(R, "recordio-endian", '_HEAD = struct.Struct("<II")', '_HEAD = struct.Struct(">II")', "axis",
+    "the frame header read big-endian")
+src(R, "recordio-align", "        if pos % 4 == 0:", "        if pos % 8 == 0:", "off-by-one",
+    "the magic looked for at 8-aligned offsets only when splitting a record")
+src(R, "recordio-join", "return (MAGIC_BYTES.join(parts) if payload else None), pos, frames",
+    "return (b\"\".join(parts) if payload else None), pos, frames", "missing-call",
+    "a split record joined without putting the magic back")
+src(R, "recordio-labels-f64", 'header = header._replace(label=np.frombuffer(rest, "<f4", header.flag).copy())',
+    'header = header._replace(label=np.frombuffer(rest, "<f8", header.flag // 2).copy())',
+    "dtype", "multi-label records' float32 labels read as float64")
+
+# ================================================================== sidebyside.convert
+C = "src/sidebyside/convert/api.py"
+src(C, "convert-eval", "        torch_net.train(train)\n", "        torch_net.train(True)\n", "mode",
+    "the PyTorch network compared in train() mode where eval() is meant")
+src(C, "convert-tolerance", 'DEFAULT_ATOL = {"float64": 1e-10, "float32": 1e-4}',
+    'DEFAULT_ATOL = {"float64": 1e-4, "float32": 1e-4}', "check-weakened",
+    "float64 outputs judged with float32's tolerance")
+src(C, "convert-input-dtype", "g_args = [mx.nd.array(x, ctx=ctx, dtype=x.dtype)]",
+    "g_args = [mx.nd.array(x, ctx=ctx)]", "dtype",
+    "the input handed to Gluon through mx.nd.array without dtype= (float32)")
+src(C, "convert-record-mode", "with mx.autograd.record(train_mode=True):",
+    "with mx.autograd.record(train_mode=False):", "mode",
+    "Gluon's training-mode forward recorded in predict mode")
+src(C, "convert-diff-f32", "diff = max(float(np.abs(a.astype(np.float64) - b.astype(np.float64)).max(initial=0))",
+    "diff = max(float(np.abs(a.astype(np.float32) - b.astype(np.float32)).max(initial=0))",
+    "dtype", "the outputs' difference taken in float32")
+src(C, "convert-restore", "            torch_net.load_state_dict(t_saved)\n", "", "missing-call",
+    "train-mode comparison leaves PyTorch's moved running statistics behind")
+
+# ================================================================== sidebyside.mx2torch
+M = "src/sidebyside/mx2torch/ops.py"
+src(M, "mx2torch-concat-dim", '@op("Concat", "concat", "_rnn_param_concat", attrs={"dim": 1,',
+    '@op("Concat", "concat", "_rnn_param_concat", attrs={"dim": 0,', "default-changed",
+    "Concat's default dim=1 read as torch.cat's 0")
+src(M, "mx2torch-log-softmax", 'fn = "torch.softmax" if node.op == "softmax" else "torch.log_softmax"',
+    'fn = "torch.log_softmax" if node.op == "softmax" else "torch.softmax"', "call-swap",
+    "softmax and log_softmax swapped")
+src(M, "mx2torch-ceil", '        args.append("ceil_mode=True")\n', "", "default-dropped",
+    "pooling_convention='full' translated without ceil_mode=True")
+src(M, "mx2torch-count-include-pad", "    elif cip is False:\n        args.append(\"count_include_pad=False\")",
+    "    elif cip is not False:\n        args.append(\"count_include_pad=False\")", "default-changed",
+    "avg pooling's count_include_pad inverted")
+src(M, "mx2torch-bn-momentum", "f\"momentum={_r(round(1 - float(a['momentum']), 12))}\"",
+    "f\"momentum={_r(round(float(a['momentum']), 12))}\"", "momentum-complement",
+    "BatchNorm momentum m written as PyTorch's momentum instead of 1 - m")
+src(M, "mx2torch-bn-eps", 'attrs={"eps": 1e-3, "momentum": 0.9, "fix_gamma": True',
+    'attrs={"eps": 1e-5, "momentum": 0.9, "fix_gamma": True', "default-changed",
+    "the symbol BatchNorm's default eps 1e-3 (MXNet docs) read as Gluon's/PyTorch's 1e-5")
+src(M, "mx2torch-fix-gamma", 'params = {"weight": b.ones(node, c) if a["fix_gamma"] else 1,',
+    'params = {"weight": 1,', "default-dropped",
+    "fix_gamma=True (the symbol API's default) ignored: the stored gamma loaded")
+src(M, "mx2torch-leaky-slope", '@op("LeakyReLU", attrs={"act_type": "leaky", "slope": 0.25,',
+    '@op("LeakyReLU", attrs={"act_type": "leaky", "slope": 0.01,', "default-changed",
+    "LeakyReLU's default slope 0.25 (MXNet) read as PyTorch's 0.01")
+src(M, "mx2torch-softmax-instance", 'return f"torch.softmax({b.x(0)}, dim=-1)"',
+    'return f"torch.softmax({b.x(0)}, dim=1)"', "axis",
+    "SoftmaxActivation(mode='instance') over axis 1 instead of the last")
+src(M, "mx2torch-flatten", 'x = f"torch.flatten({x}, 1)"', 'x = f"torch.flatten({x}, 0)"', "axis",
+    "FullyConnected(flatten=True) flattening the batch axis too")
+S = "src/sidebyside/mx2torch/optstate.py"
+src(S, "optstate-momentum-sign", '{"momentum_buffer": tens[0].neg().div_(lr_i)}',
+    '{"momentum_buffer": tens[0].div_(lr_i)}', "scale",
+    "MXNet's momentum (−lr·buffer) converted without the sign")
+src(S, "optstate-momentum-lr", '{"momentum_buffer": tens[0].neg().div_(lr_i)}',
+    '{"momentum_buffer": tens[0].neg()}', "scale",
+    "MXNet's momentum converted without dividing by the learning rate")
+src(S, "optstate-bias-correction", 'lr_t = r(group["lr"] * math.sqrt(1.0 - beta2 ** t) / (1.0 - beta1 ** t))',
+    'lr_t = r(group["lr"] / (1.0 - beta1 ** t))', "scale",
+    "MXNet's Adam rate without √(1 − β₂ᵗ)")
+src(S, "optstate-rescale", "g = p.grad * rescale + p * wd", "g = p.grad + p * wd", "scale",
+    "rescale_grad ignored in the converted optimizer")
+src(S, "optstate-beta1", "m.mul_(b1).add_(g * (1.0 - b1))", "m.mul_(1.0 - b1).add_(g * b1)",
+    "momentum-complement", "beta1 and 1 − beta1 swapped")
+
+# targets too slow for make mutate-quick's sample (seconds for the unmutated run, 2 cores)
+SLOW = ("tests/test_examples_mnist.py",                       # 172 s
+        "tests/test_examples_image_classification.py",
+        "notebooks/03_mnist_mlp.ipynb", "notebooks/12_tensorboard.ipynb",
+        "notebooks/14_converting_models.ipynb", "notebooks/15_capstone_mnist_to_gluon.ipynb",
+        "notebooks/16_capstone_mxnet_to_pytorch.ipynb",
+        "tests/test_convert.py")                              # 47 s
+
+# the CI smoke: one mutant known to be killed, one known to be equivalent (fast target)
+SMOKE = ("initmap-fans-swapped", "initmap-xavier-magnitude-default")
