@@ -475,7 +475,12 @@ nb("16", "macro-accuracy", 'pt_acc = MulticlassAccuracy(num_classes=10, average=
    "(its default is macro)")
 nb("16", "conv-bias", "plain50.conv1 = torch.nn.Conv2d(1, 64, 7, 2, 3, bias=False)",
    "plain50.conv1 = torch.nn.Conv2d(1, 64, 7, 2, 3)", "default-dropped",
-   "Conv2D(use_bias=False) ported as Conv2d with its default bias=True")
+   "Conv2D(use_bias=False) ported as Conv2d with its default bias=True",
+   equivalent="the cell shows the converter refusing the v1/v1.5 stride: transfer checks every "
+   "layer pair's hyper-parameters before it compares any parameter, so the stride error on "
+   "'layer2.0.conv1' comes first with or without a bias on conv1 (run 2026-12-03: the "
+   "mutant passed). A bias on one side only is refused by the parameter check "
+   "(\"'bias' exists on the PyTorch side only\"), which tests/test_transfer.py covers")
 nb("16", "float32-net", 'mx_net = lockstep.gluon_net("resnet18_v1", dtype="float64")',
    'mx_net = lockstep.gluon_net("resnet18_v1", dtype="float32")', "dtype",
    "a float32 Gluon network copied into a float64 PyTorch one")
