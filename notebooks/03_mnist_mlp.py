@@ -810,7 +810,9 @@ print(matched_threads)
 # These numbers are this machine's, under its load: printed, never asserted. For this small
 # MLP most of an epoch is the data pipeline, which runs in Python one image at a time, so an
 # epoch's time says more about the two pipelines than about the arithmetic. The deep dive
-# [Timing the MLP](deep_dives/mlp_timing.ipynb) times the two apart at equal threads; the
+# [Timing the MLP](deep_dives/mlp_timing.ipynb) times the two apart at equal threads, and
+# [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) shows the way out: the
+# dataset transformed once and batched by index trains near the arithmetic's speed; the
 # book's [Benchmarks page](../benchmarks.md) settles the comparison in fresh processes at
 # stated thread counts (`make bench`).
 #

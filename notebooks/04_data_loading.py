@@ -429,6 +429,11 @@ exclusive
 #   default of Python 3.11 there), not where they are `spawn`ed (macOS, Windows): put it in a
 #   module.
 #
+# Workers only spread the per-image transforms over more cores. For a dataset that fits in
+# memory the faster way out is to transform it once and batch it by index: the deep dive
+# [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) times all these routes in
+# both frameworks against the arithmetic alone.
+#
 # The example: a dataset that records which process loaded each sample and draws one number
 # from NumPy's global random state, as a random augmentation would. Two workers each side:
 

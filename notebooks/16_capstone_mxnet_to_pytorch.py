@@ -382,17 +382,20 @@ ax.legend(fontsize=8)
 plt.show()
 print(judged.loss, judged.weights, sep="\n")
 print(f"float64 running statistics {judged.running_gaps.max():.1e}; forgotten weight decay: "
-      f"{slip.weight_gap_of('gluon')[0]:.1e} after one step, against MXNet's float32 drift "
-      f"{w.gluon_drift[0]:.1e}")
+      f"{slip.weight_gap_of('gluon')[0]:.1e} after one step, "
+      f"{slip.weight_gap_of('gluon')[1]:.1e} after two, against MXNet's float32 drift "
+      f"{w.gluon_drift[0]:.1e} and {w.gluon_drift[1]:.1e}")
 
 # %%
 assert judged.loss.float64_gap.max() < 1e-10 and w.float64_gap.max() < 1e-10
 assert np.all((1e-3 < judged.running_gaps) & (judged.running_gaps < 0.1))   # ÷n, ÷(n−1): §5
 judged.loss.check()
 w.check()
-assert judged.loss.gluon_drift[0] > 10 * judged.loss.torch_drift[0]   # from the first forward
+# from the first forward: 4 x on an Intel Xeon, over 10 x on an AMD EPYC (2026-12-03)
+assert judged.loss.gluon_drift[0] > 2 * judged.loss.torch_drift[0]
 slip_gap = slip.weight_gap_of("gluon")
-assert slip_gap[0] > 1e-7 and slip_gap[0] < w.gluon_drift[0] / 1000
+assert slip_gap[0] > 1e-7 and slip_gap[0] < w.gluon_drift[0]      # hidden from step 1 on
+assert slip_gap[1] < w.gluon_drift[1] / 1000                       # and far below from step 2
 "float64 to ~1e-11; float32 within the drift; a forgotten weight decay: float64 sees it, float32 cannot"
 
 # %% [markdown]
@@ -402,8 +405,10 @@ assert slip_gap[0] > 1e-7 and slip_gap[0] < w.gluon_drift[0] / 1000
 # between the scripts follows MXNet's drift: a yardstick made of the port alone (the port's
 # own drift, or the port against itself nudged by 1e-7) would undersell it in the first
 # steps, by orders of magnitude. And the forgotten weight decay
-# moves the weights by about a millionth after one step, a thousandth of float32's own drift
-# at that step: no float32 comparison can see it. The float32 judgement says that a float32
+# moves the weights by about a millionth after one step, already below float32's own drift at
+# that step (a tenth of it on an Intel Xeon, a hundred-thousandth on an AMD EPYC, both
+# measured 2026-12-03: how soon MXNet's float32 parts from its float64 depends on the CPU's
+# kernels), and thousands of times below it after two: no float32 comparison can see it. The float32 judgement says that a float32
 # gap is what float32 does; float64 is what tells a faithful port from a slightly wrong one.
 #
 # Longer runs: `python examples/image_classification/lockstep.py --steps 300` trains 300 steps

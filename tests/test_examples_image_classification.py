@@ -4,6 +4,7 @@ lines, a checkpoint the legacy script saved converts into the port's network wit
 predictions, and the two networks train in lockstep: in float64 to rounding, in float32 within
 each framework's own float32 drift."""
 import importlib.util
+import inspect
 import os
 import re
 import subprocess
@@ -17,6 +18,7 @@ import torch
 
 from conftest import ROOT
 from sidebyside import convert
+from sidebyside import data as sbs_data
 
 EXAMPLE = ROOT / "examples" / "image_classification"
 # a name of its own: examples/mnist has a lockstep.py too, and one worker may import both
@@ -194,3 +196,87 @@ def test_unknown_dataset_in_the_environment_is_a_usage_error(script, tmp_path):
         f"{script}: error: unknown dataset 'kmnist' (from $SIDEBYSIDE_DATASET); "
         "choose one of ['mnist', 'fashion-mnist', 'cifar10', 'dummy']")
     assert "Traceback" not in proc.stderr and list(tmp_path.iterdir()) == []
+
+
+def test_the_ports_dataset_gives_mnistiters_numbers():
+    """The lockstep runs make their batches themselves, so only this test sees the port's
+    dataset: main_torch.IDXImages must give what the legacy script's MNISTIter gives — pixels
+    / 256 (not torchvision's / 255) and their labels. (MNISTIter shuffles by default, the
+    validation iterator too, so its images are looked up in the port's by their bytes.)"""
+    spec = importlib.util.spec_from_file_location("image_classification_data",
+                                                  EXAMPLE / "data.py")
+    legacy_data = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(legacy_data)
+    name = sbs_data.dataset_name()
+    _, val = legacy_data.mnist_iterator(64, (1, 28, 28), name)
+    batch = val.next()
+    port = main_torch.IDXImages(sbs_data.raw_dir(name), train=False)
+    assert len(port) == 10_000 and float(port.images.max()) == 255 / 256
+    where = {}
+    for i, image in enumerate(port.images.numpy()):
+        where.setdefault(image.tobytes(), []).append(i)
+    found = [where.get(image.tobytes(), []) for image in batch.data[0].asnumpy()]
+    assert all(found), f"{sum(not f for f in found)} of 64 MNISTIter images not in the port's"
+    labels = batch.label[0].asnumpy()
+    assert all(labels[k] in port.labels[f].tolist() for k, f in enumerate(found))
+    assert [f[0] for f in found[:8]] != list(range(8))          # it did shuffle
+
+
+def _train_in_process(flags, tmp_path, monkeypatch):
+    """main_torch.main(flags) in this process, in tmp_path: what it gave torch.optim.SGD (the
+    parameters, a copy of their values at that moment, the options) and its log."""
+    seen, real = [], torch.optim.SGD
+
+    def spy(params, **options):
+        params = list(params)
+        seen.append((params, [p.detach().clone() for p in params], options))
+        return real(params, **options)
+
+    monkeypatch.chdir(tmp_path)
+    with monkeypatch.context() as patched:
+        patched.setattr(torch.optim, "SGD", spy)
+        main_torch.main(["--model", "resnet18_v1", "--epochs", "1", *flags])
+    [captured] = seen
+    return captured
+
+
+def test_the_ports_training_loop_takes_the_lockstep_steps(tmp_path, monkeypatch):
+    """The lockstep runs step with their own code (proven against the legacy network): the
+    script's own loop (zero_grad, loss, backward, step, with the flags' lr and wd) must take
+    the same steps on the same three batches from the same initial weights."""
+    params, start, options = _train_in_process(
+        ["--mode", "imperative", "--max-batches", "3", "--log-interval", "0"], tmp_path,
+        monkeypatch)
+    assert options == {"lr": lockstep.LR, "weight_decay": lockstep.WD}
+    replay = main_torch.get_model("resnet18_v1", 10, in_channels=1)
+    with torch.no_grad():
+        for p, value in zip(replay.parameters(), start, strict=True):
+            p.copy_(value)
+    optimizer = torch.optim.SGD(replay.parameters(), **options)
+    train_data, _ = main_torch.mnist_loaders(sbs_data.dataset_name(), 32, 123)
+    for _, (x, y) in zip(range(3), train_data):
+        lockstep._torch_step(replay, optimizer, x, y)
+    moved = max(float((p.detach() - s).abs().max()) for p, s in zip(params, start))
+    gap = max(float((p.detach() - r.detach()).abs().max())
+              for p, r in zip(params, replay.parameters(), strict=True))
+    assert moved > 1e-4 and gap < 1e-6, (moved, gap)
+
+
+def test_the_symbolic_mode_takes_module_fits_defaults_not_the_flags(tmp_path, monkeypatch):
+    """Module.fit's defaults (read from MXNet's signature): SGD at learning rate 0.01 with no
+    weight decay, whatever --lr and --wd say, and weights drawn from Uniform(0.01)."""
+    fit = inspect.signature(mx.mod.BaseModule.fit).parameters
+    assert dict(fit["optimizer_params"].default) == {"learning_rate": 0.01}
+    assert isinstance(fit["initializer"].default, mx.init.Uniform)
+    scale = fit["initializer"].default.scale
+    params, start, options = _train_in_process(
+        ["--mode", "symbolic", "--max-batches", "1", "--lr", "0.5", "--wd", "0.1"], tmp_path,
+        monkeypatch)
+    assert options == {"lr": 0.01, "weight_decay": 0.0}
+    net = main_torch.get_model("resnet18_v1", 10, in_channels=1)
+    assert len(list(net.parameters())) == len(start)
+    weights = [w for w, (name, _) in zip(start, net.named_parameters())
+               if name.endswith("weight") and w.dim() > 1]  # conv and dense weights
+    assert len(weights) == 21
+    assert all(float(w.abs().max()) <= scale and float(w.abs().max()) > 0.9 * scale
+               for w in weights)

@@ -94,6 +94,63 @@ def test_same_flags_and_defaults():
     assert pt == gl and pt["epochs"] == 14 and pt["lr"] == 1.0 and pt["batch_size"] == 64
 
 
+def test_the_port_draws_its_initial_weights_as_pytorch_does():
+    """The lockstep runs copy PyTorch's weights into the port, so they cannot see the port's
+    own initialisation: main_gluon.Net().initialize() must draw U(±1/√fan_in) for each
+    weight and bias, the rule main.py's Net gets from PyTorch (the range and the spread)."""
+    torch.manual_seed(0)
+    pt = dict(lockstep.main_torch.Net().named_parameters())
+    mx.random.seed(0)
+    net = lockstep.main_gluon.Net()
+    net.initialize()
+    gl = {k: p.data().asnumpy() for k, p in net._collect_params_with_prefix().items()}
+    assert sorted(gl) == sorted(pt)
+    biases = {"PyTorch": [], "Gluon": []}
+    for name, param in pt.items():
+        layer = name.rsplit(".", 1)[0]
+        bound = 1 / np.sqrt(pt[layer + ".weight"][0].numel())
+        for side, w in (("PyTorch", param.detach().numpy()), ("Gluon", gl[name])):
+            assert w.shape == tuple(param.shape), (side, name)
+            assert np.abs(w).max() <= bound * (1 + 1e-6), (side, name, np.abs(w).max(), bound)
+            if name.endswith(".weight"):        # 288 to 1.2 M draws: U(-b, b) has std b/√3
+                assert abs(w.std() / (bound / np.sqrt(3)) - 1) < 0.1, (side, name, w.std())
+                assert np.abs(w).max() > 0.9 * bound, (side, name)
+            else:
+                biases[side].append(w / bound)
+    for side, scaled in biases.items():         # 234 biases in all, each U(-1, 1)/bound
+        scaled = np.concatenate(scaled)
+        assert abs(scaled.std() / (1 / np.sqrt(3)) - 1) < 0.15, (side, scaled.std())
+
+
+def test_the_scripts_own_train_loops_take_the_same_steps(batches, capsys):
+    """The lockstep runs step with their own code; this one runs main.py's train() and
+    main_gluon.py's (their loss, backward, zero_grad and step(batch_size) calls) for one
+    epoch of three batches from the same float64 weights, dropout off: the same weights
+    after, and the same losses logged."""
+    pair = lockstep._Pair(lockstep._base(1), "float64", "off", None, 1.0, "torchadadelta", None)
+    args = lockstep.main_torch.parse_args(["--log-interval", "1"])
+    x = np.concatenate([b[0] for b in batches[:3]])
+    y = np.concatenate([b[1] for b in batches[:3]])
+    pt_loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(
+        torch.from_numpy(x), torch.from_numpy(y).long()), batch_size=16)
+    mx_loader = [(mx.nd.array(x[i:i + 16], dtype="float64"), mx.nd.array(y[i:i + 16]))
+                 for i in range(0, len(x), 16)]
+    start, start_gl = pair.weights()
+    assert lockstep._relative_gap(start, start_gl) < 1e-12
+    start = [w.copy() for w in start]            # PyTorch's numpy views share the weights
+    lockstep.main_torch.train(args, pair.pt, torch.device("cpu"), pt_loader, pair.pt_opt, 1)
+    pt_log = capsys.readouterr().out
+    lockstep.main_gluon.train(args, pair.mx, mx.cpu(), mx_loader, pair.trainer, 1, len(x))
+    mx_log = capsys.readouterr().out
+    after, after_gl = pair.weights()
+    assert lockstep._relative_gap(after, after_gl) < 1e-12
+    assert lockstep._relative_gap(start, after) > 1e-3                 # they did train
+    pt_losses = [float(m[2]) for m in LOSS.findall(pt_log)]
+    mx_losses = [float(m[2]) for m in LOSS.findall(mx_log)]
+    assert len(pt_losses) == len(mx_losses) == 3
+    np.testing.assert_allclose(mx_losses, pt_losses, atol=2e-6)    # printed to 6 decimals
+
+
 @pytest.fixture(scope="module")
 def batches():
     return lockstep.batches(30, 16)
@@ -107,6 +164,30 @@ def test_float64_lockstep_holds_with_dropout_on_and_the_same_masks(batches):
     # dropout was on: without it the same training gives other losses
     off = lockstep.run(batches[:5], dtype="float64", dropout="off")
     assert np.abs(off.losses[1:, 0] - run.losses[1:5, 0]).max() > 1e-3
+
+
+def test_the_lockstep_proves_the_optimizer_the_script_builds(batches, tmp_path, monkeypatch,
+                                                            capsys):
+    """The lockstep runs build their own Trainer: capture the optimizer and options that
+    main_gluon.main() gives gluon.Trainer (one batch of one epoch), and train the float64
+    lockstep with exactly those."""
+    seen, real = [], mx.gluon.Trainer
+
+    def spy(params, optimizer, optimizer_params=None, **kwargs):
+        seen.append((optimizer, dict(optimizer_params or {}), kwargs))
+        return real(params, optimizer, optimizer_params, **kwargs)
+
+    monkeypatch.chdir(tmp_path)
+    with monkeypatch.context() as patched:
+        patched.setattr(lockstep.main_gluon.gluon, "Trainer", spy)
+        lockstep.main_gluon.main(["--epochs", "1", "--max-batches", "1", "--no-accel"])
+    capsys.readouterr()
+    [(optimizer, options, kwargs)] = seen
+    assert options == {"learning_rate": 1.0} and kwargs == {}
+    lr = options.pop("learning_rate")
+    run = lockstep.run(batches[:3], dtype="float64", lr=lr, check_every=1,
+                       gluon_optimizer=optimizer, gluon_optimizer_args=options)
+    assert run.loss_gap.max() < 1e-12 and run.weight_gap.max() < 1e-12, run.weight_gap
 
 
 def test_each_framework_drawing_its_own_masks_parts_the_runs_at_once(batches):

@@ -242,3 +242,36 @@ def test_the_smoke_kills_one_and_confirms_one_equivalent(tmp_path, capsys):
     assert [p.read_bytes() for p in watched] == before
     assert subprocess.run(["git", "status", "--porcelain", "--", *map(str, watched)], cwd=ROOT,
                           capture_output=True, text=True).stdout == status
+
+
+def test_merging_parts_keeps_each_mutants_last_result_and_says_so():
+    def part(date, jobs, records):
+        return {"date": date, "finished": date, "jobs": jobs, "scope": "subset",
+                "machine": {"cores": 2, "cpu": "test cpu"}, "baselines": {},
+                "mutants": [{"id": i, "outcome": o, "seconds": 60.0, "file": "src/x.py",
+                             "line": 3, "operator": "scale", "models": "m"}
+                            for i, o in records]}
+    first = part("2026-01-01T00:00:00", 1, [("a", "killed"), ("b", "survived")])
+    second = part("2026-01-02T00:00:00", 2, [("b", "killed")])
+    order = [Mutant(i, "src/x.py", "x", "y", operator="scale", models="m", targets=("t.py",))
+             for i in ("b", "a", "c")]
+    merged = mutate.merge([first, second], order)
+    assert [(r["id"], r["outcome"]) for r in merged["mutants"]] == [("b", "killed"),
+                                                                     ("a", "killed")]
+    assert merged["date"] == first["date"] and merged["finished"] == second["finished"]
+    assert merged["scope"] == "2 of the catalogue's 3 mutants"
+    assert merged["summary"]["src/x.py"]["killed_percent"] == 100.0
+    section = mutate.status_section(merged)
+    assert ("in 2 parts merged (2026-01-01: 2 mutants, 1 at a time; 2026-01-02: 1 mutants, "
+            "2 at a time;" in section) and "add up to 2 min" in section
+    assert "1 at a time" in mutate.status_section(first) and "parts" not in \
+        mutate.status_section(first)
+    third = part("2026-01-03T00:00:00", 2, [("c", "killed")])
+    again = mutate.merge([merged, third], order)     # a merged run keeps its parts
+    assert [r["date"][:10] for r in again["runs"]] == ["2026-01-01", "2026-01-02", "2026-01-03"]
+    assert again["scope"] == "whole catalogue"
+    assert "unless a part says otherwise" not in mutate.status_section(again)
+    third["machine"] = {"cores": 2, "cpu": "other cpu"}
+    mixed = mutate.status_section(mutate.merge([merged, third], order))
+    assert "(other cpu, unless a part says otherwise)" in mixed
+    assert "2026-01-01: 2 mutants, 1 at a time, test cpu;" in mixed

@@ -503,7 +503,10 @@ src("examples/image_classification/main_torch.py", "ic-init",
 src("examples/image_classification/main_torch.py", "ic-last-batch",
     "for i in range(0, n - batch_size + 1, batch_size)]", "for i in range(0, n, batch_size)]",
     "off-by-one", "MNISTIter's dropped last partial batch kept (last_batch 'keep' vs "
-    "'discard')")
+    "'discard')", equivalent="the training DataLoader has drop_last=True: the partial chunk "
+    "the mutant keeps is always the last of its replica's order (chunks[rank::world] keeps "
+    "the chunks' order) and is dropped there, so every replica sees the same full batches; "
+    "nothing else reads the sampler's length (run 2026-12-03: the mutant passed)")
 src("examples/image_classification/main_torch.py", "ic-metric-detach",
     "metric.update(out.detach(), y)", "metric.update(out, y)", "missing-call",
     "the accuracy metric fed the tracked output without detach()",

@@ -408,11 +408,24 @@ def status_section(results: dict) -> str:
     count as detected, equivalent ones are left out), then every surviving mutant."""
     summary = results.get("summary") or summarize(results)
     m = results["machine"]
+    runs = results.get("runs") or [{"date": results["date"], "jobs": results["jobs"],
+                                     "mutants": len(results["mutants"])}]
+    if len(runs) == 1:
+        how = f"{runs[0]['jobs']} at a time"
+    else:   # merged: what each part ran, and how many at a time
+        how = (f"in {len(runs)} parts merged (" + "; ".join(
+            f"{r['date'][:10]}: {r['mutants']} mutants, {r['jobs']} at a time"
+            + (f", {r['cpu']}" if r.get("cpu") and r["cpu"] != m["cpu"] else "")
+            for r in runs) + "; a mutant run again keeps its last part's result)")
+    seconds = sum(r.get("seconds") or 0 for r in results["mutants"])
+    where = ", unless a part says otherwise" if any(
+        r.get("cpu") and r["cpu"] != m["cpu"] for r in runs) else ""
     lines = ["## Mutation run", "",
              f"{len(results['mutants'])} mutants ({results.get('scope', 'subset')}), run "
-             f"{results['date'][:10]} on {m['cores']} cores ({m['cpu']}), {results['jobs']} "
-             "at a time. A mutant swaps one migration step for a plausible wrong one "
-             "(`tools/mutants.py`); *killed* means the covering notebook or test caught it.",
+             f"{results['date'][:10]} on {m['cores']} cores ({m['cpu']}{where}), {how}. The mutants' "
+             f"own runs add up to {seconds / 60:.0f} min (baselines not counted). A mutant "
+             "swaps one migration step for a plausible wrong one (`tools/mutants.py`); "
+             "*killed* means the covering notebook or test caught it.",
              "", "| target | mutants | killed | survived | timed out | equivalent | killed % |",
              "|---|---:|---:|---:|---:|---:|---:|"]
     for group in sorted(summary):
@@ -483,8 +496,10 @@ def merge(runs: list, mutants=()) -> dict:
     merged = dict(runs[-1])
     merged["date"] = min(r["date"] for r in runs)
     merged["finished"] = max(r.get("finished", r["date"]) for r in runs)
-    merged["runs"] = [{"date": r["date"], "scope": r.get("scope"), "mutants": len(r["mutants"]),
-                       "jobs": r.get("jobs")} for r in runs]
+    merged["runs"] = [part for r in runs for part in (  # a merged run brings its own parts
+        r.get("runs") or [{"date": r["date"], "scope": r.get("scope"),
+                           "mutants": len(r["mutants"]), "jobs": r.get("jobs"),
+                           "cpu": r["machine"]["cpu"]}])]
     merged["baselines"] = baselines
     merged["mutants"] = sorted(records.values(), key=lambda m: order.get(m["id"], len(order)))
     merged["scope"] = (f"{len(records)} of the catalogue's {len(order)} mutants"
