@@ -10,7 +10,10 @@
 # 1. the seed's route: `ToTensor` + `Normalize` applied to each image by the `DataLoader`;
 # 2. the same with two worker processes (and Gluon's `thread_pool=True`, threads instead);
 # 3. the dataset transformed **once** into one array in memory, batched by a shuffled index;
-# 4. the arithmetic alone: the same steps over batches already made.
+# 4. the arithmetic alone: the same steps over batches already made;
+#
+# and route 3's arrays behind a `DataLoader` (§5), with random augmentation done on the batch
+# (§7).
 #
 # The numbers are this machine's, under its load when the page was executed: they are
 # printed; loose asserts guard the claims (route 3 within 2 × of route 4, route 1 slower).
@@ -120,6 +123,20 @@ def mx_per_image():
     return mx_train(gluon.data.DataLoader(mx_train_set, batch_size=BATCH_SIZE,
                                           sampler=order.tolist()))
 
+# %% [markdown]
+# The same sampler gives both frameworks the same batches, in the same order (labels are
+# `int64` in PyTorch, `int32` in Gluon; [notebook 3](../03_mnist_mlp.ipynb) §1):
+
+# %%
+pt_seed_batches = list(itertools.islice(torch.utils.data.DataLoader(
+    pt_train_set, batch_size=BATCH_SIZE, sampler=order.tolist()), STEPS))
+mx_seed_batches = list(itertools.islice(gluon.data.DataLoader(
+    mx_train_set, batch_size=BATCH_SIZE, sampler=order.tolist()), STEPS))
+for (pX, py), (mX, my) in zip(pt_seed_batches, mx_seed_batches, strict=True):
+    assert tuple(pX.shape) == mX.shape == (BATCH_SIZE, 1, 28, 28)
+    assert compare.max_abs_diff(pX, mX) <= 1e-6 and np.array_equal(py.numpy(), my.asnumpy())
+(len(pt_seed_batches), py.dtype, my.dtype.__name__)
+
 # %% tags=["nbval-ignore-output"]
 [timed("1 per image", "PyTorch", pt_per_image, warmup=0),
  timed("1 per image", "Gluon", mx_per_image, warmup=0)]
@@ -164,6 +181,18 @@ def mx_workers():
 def mx_threads():
     return mx_train(mx_thread_loader)
 
+# %% [markdown]
+# Workers change who transforms, not what: each loader gives route 1's batches, in order.
+
+# %%
+for loader, seed_batches in ((pt_worker_loader, pt_seed_batches),
+                             (mx_worker_loader, mx_seed_batches),
+                             (mx_thread_loader, mx_seed_batches)):
+    for (X, y), (sX, sy) in zip(itertools.islice(loader, 5), seed_batches):
+        assert compare.max_abs_diff(X, sX) == 0
+        assert np.array_equal(compare.to_numpy(y), compare.to_numpy(sy))
+"two workers, processes or threads: the same batches in the same order"
+
 # %% tags=["nbval-ignore-output"]
 [timed("2 two workers", "PyTorch", pt_workers),
  timed("2 two workers", "Gluon", mx_workers),
@@ -171,9 +200,10 @@ def mx_threads():
 
 # %% [markdown]
 # Workers share the machine's cores with the training step, so what they buy depends on the
-# machine and the framework: §5's table has this run's numbers (on the 2-core machine the
-# stored run is from, 2026-12-03, PyTorch's two workers gained nothing over route 1 and
-# Gluon's about twice). Either way each worker still transforms one image at a time.
+# machine and the framework: §6's table has this run's numbers (in two runs on the 2-core
+# machine of the stored run, 2026-12-03, PyTorch's two workers gave 1.0 × and 1.4 × route 1's
+# speed, Gluon's 2.2 × and 2.4 ×). Either way each worker still transforms one image at a
+# time.
 #
 # ## 3. Transform once, batch by index
 #
@@ -224,15 +254,11 @@ def mx_in_memory():
     return mx_train(mx_by_index(mx_order))
 
 # %% [markdown]
-# The check: the first 60 batches of both fast routes are the seed's batches — the same
+# The check: the first 60 batches of both fast routes are route 1's batches — the same
 # images in the same order, equal to float32 rounding (the vectorised division may round the
 # last bit differently), and the same labels:
 
 # %%
-pt_seed_batches = itertools.islice(torch.utils.data.DataLoader(
-    pt_train_set, batch_size=BATCH_SIZE, sampler=order.tolist()), STEPS)
-mx_seed_batches = itertools.islice(gluon.data.DataLoader(
-    mx_train_set, batch_size=BATCH_SIZE, sampler=order.tolist()), STEPS)
 for (pX, py), (mX, my), (qX, qy), (nX, ny) in zip(
         pt_seed_batches, mx_seed_batches, pt_by_index(order), mx_by_index(mx_order)):
     assert compare.max_abs_diff(qX, pX) <= 1e-6 and compare.max_abs_diff(nX, mX) <= 1e-6
@@ -246,12 +272,6 @@ for (pX, py), (mX, my), (qX, qy), (nX, ny) in zip(
  timed("3 in memory, by index", "Gluon", mx_in_memory)]
 
 # %% [markdown]
-# With a `DataLoader` kept for its sampler and batching, the same arrays go into
-# `TensorDataset(pt_images, pt_labels)` or `gluon.data.ArrayDataset(mx_images, mx_labels)`
-# ([notebook 4](../04_data_loading.ipynb) §1); each batch is then still collated from 128
-# single-sample lookups, in Python, which costs more than one `take` (exercise 2 measures how
-# much).
-#
 # ## 4. The arithmetic alone
 #
 # The same 60 steps over batches made in advance (route 3's, as a list): what is left is the
@@ -269,12 +289,48 @@ def pt_arithmetic():
 def mx_arithmetic():
     return mx_train(mx_batches)
 
+# %% [markdown]
+# Routes 3 and 4 do the same arithmetic on the same batches: they train to the same weights,
+# bit for bit, in each framework — so their times differ by the batching alone.
+
+# %%
+for a, b in ((pt_train(pt_batches), pt_train(pt_by_index(order))),):
+    assert all(torch.equal(p, q) for p, q in zip(a.parameters(), b.parameters(), strict=True))
+mx_a, mx_b = mx_train(mx_batches), mx_train(mx_by_index(mx_order))
+assert all(np.array_equal(p.data().asnumpy(), q.data().asnumpy()) for p, q in zip(
+    mx_a.collect_params().values(), mx_b.collect_params().values(), strict=True))
+"the same weights after 60 steps: route 3 and route 4 differ only in how batches are made"
+
 # %% tags=["nbval-ignore-output"]
 [timed("4 arithmetic only", "PyTorch", pt_arithmetic),
  timed("4 arithmetic only", "Gluon", mx_arithmetic)]
 
 # %% [markdown]
-# ## 5. The routes side by side
+# ## 5. The same arrays behind a `DataLoader`
+#
+# Route 3's arrays can also go into `TensorDataset` and `ArrayDataset`
+# ([notebook 4](../04_data_loading.ipynb) §1) and a `DataLoader` keeps its sampler and
+# batching. Each batch is then collated from 128 single-sample lookups in Python — cheap
+# tensor views in PyTorch, an NDArray slice (an engine call) per sample in Gluon — where
+# route 3 makes a batch with one indexing call; §6 shows what that costs in each. Same
+# batches as route 3, checked; then timed:
+
+# %%
+pt_tensor_loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(
+    pt_images, pt_labels), batch_size=BATCH_SIZE, sampler=order.tolist())
+mx_array_loader = gluon.data.DataLoader(gluon.data.ArrayDataset(mx_images, mx_labels),
+                                        batch_size=BATCH_SIZE, sampler=order.tolist())
+for (pX, py), (mX, my), (qX, qy) in zip(pt_tensor_loader, mx_array_loader, pt_batches[:3]):
+    assert torch.equal(pX, qX) and torch.equal(py, qy)
+    assert compare.max_abs_diff(mX, qX) <= 1e-6 and np.array_equal(my.asnumpy(), qy.numpy())
+"TensorDataset and ArrayDataset: route 3's batches"
+
+# %% tags=["nbval-ignore-output"]
+[timed("5 in memory, DataLoader", "PyTorch", lambda: pt_train(pt_tensor_loader), warmup=0),
+ timed("5 in memory, DataLoader", "Gluon", lambda: mx_train(mx_array_loader), warmup=0)]
+
+# %% [markdown]
+# ## 6. The routes side by side
 #
 # Samples per second of each route (median of three timed runs), and each route's time over
 # the arithmetic's, per framework:
@@ -304,33 +360,13 @@ for fw in ("PyTorch", "Gluon"):
 {f"{fw}: the seed's route over the in-memory one": f"{s:.1f} x" for fw, s in slower.items()}
 
 # %% [markdown]
-# ## Summary
+# ## 7. Random augmentation, on the batch
 #
-# | route | PyTorch | MXNet Gluon |
-# |---|---|---|
-# | per-image transforms (the seed's) | `DataLoader(dataset with transform=Compose([...]))` | `DataLoader(dataset.transform_first(Compose([...])))` |
-# | worker processes | `num_workers=2, persistent_workers=True` (`pin_memory` for a GPU) | `num_workers=2` (`thread_pool=True`: threads) |
-# | the split as one array | `dataset.data` (`uint8`, N × 28 × 28) | `dataset._data` (`uint8`, N × 28 × 28 × 1) |
-# | transform once | `(data.float() / 255 - mean) / std` | `Normalize(mean, std)(ToTensor()(data))` on the whole array |
-# | batch by index | `images[perm[i:i + B]]` | `nd.take(images, perm[i:i + B])` |
-#
-# Where the lesson is not the pipeline, a notebook that trains for more than a few steps can
-# use route 3; what it costs, and what the seed's route costs instead, is in §5's table.
-#
-# ## Exercises
-#
-# 1. Random augmentation (a random crop, a flip) cannot be done once: it differs per epoch.
-#    Write route 3 with a random horizontal flip of each batch, done on the batch tensor
-#    (`torch.where` on a per-sample coin / `mx.nd.where`), and check that about half the
-#    images of a batch are flipped.
-# 2. Feed route 3's arrays through `TensorDataset` and `ArrayDataset` with a `DataLoader`
-#    (`shuffle=False`, `sampler=order`) and time it like §3. Where does it land between
-#    route 1 and route 3, and why?
-#
-# **Solutions**
+# A random crop or flip cannot be done once: it differs every epoch. It can still be done on
+# the whole batch, as tensor arithmetic, after the batch is gathered — here a horizontal flip
+# of each image with probability ½, the same coins on both sides:
 
 # %%
-# 1. a random flip per sample, on the whole batch (the width is the last axis)
 coin = torch.rand(BATCH_SIZE, generator=torch.Generator().manual_seed(1)) < 0.5
 X = pt_images[order[:BATCH_SIZE]]
 pt_flipped = torch.where(coin[:, None, None, None], X.flip(-1), X)
@@ -343,19 +379,22 @@ assert 0.3 < coin.float().mean() < 0.7
 assert compare.max_abs_diff(mx_flipped, pt_flipped) <= 1e-6
 "flipped on the batch: the same images in both frameworks"
 
-# %% tags=["nbval-ignore-output"]
-# 2. the in-memory arrays behind a DataLoader: each batch collated from 128 lookups
-pt_tensor_loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(
-    pt_images, pt_labels), batch_size=BATCH_SIZE, sampler=order.tolist())
-mx_array_loader = gluon.data.DataLoader(gluon.data.ArrayDataset(mx_images, mx_labels),
-                                        batch_size=BATCH_SIZE, sampler=order.tolist())
-timed("3b in memory, DataLoader", "PyTorch", lambda: pt_train(pt_tensor_loader), warmup=0)
-timed("3b in memory, DataLoader", "Gluon", lambda: mx_train(mx_array_loader), warmup=0)
-{fw: f"{times['3b in memory, DataLoader', fw].median / times[route, fw].median:.1f} x route 3, "
-     f"{times['3b in memory, DataLoader', fw].median / times['1 per image', fw].median:.2f} x route 1"
- for fw in ("PyTorch", "Gluon") for route in ["3 in memory, by index"]}
-
 # %% [markdown]
-# Between the two: no transform per image any more, but each batch is still 128 lookups of
-# one sample and a collate in Python (in Gluon each lookup is an NDArray slice, an engine call
-# per sample), where route 3 makes a batch with one indexing call.
+# ## What this means for a port
+#
+# | route | PyTorch | MXNet Gluon |
+# |---|---|---|
+# | per-image transforms (the seed's) | `DataLoader(dataset with transform=Compose([...]))` | `DataLoader(dataset.transform_first(Compose([...])))` |
+# | worker processes | `num_workers=2, persistent_workers=True` (`pin_memory` for a GPU) | `num_workers=2` (`thread_pool=True`: threads) |
+# | the split as one array | `dataset.data` (`uint8`, N × 28 × 28) | `dataset._data` (`uint8`, N × 28 × 28 × 1) |
+# | transform once | `(data.float() / 255 - mean) / std` | `Normalize(mean, std)(ToTensor()(data))` on the whole array |
+# | batch by index | `images[perm[i:i + B]]` | `nd.take(images, perm[i:i + B])` |
+#
+# - A dataset that fits in memory and whose transforms are the same every epoch: transform it
+#   once and batch it by index. It trains near the arithmetic's speed in both frameworks (§6),
+#   and a port keeps the same numbers on both sides (§3).
+# - Workers spread the per-image work over cores the training step may need itself; what
+#   they buy depends on the machine and the framework (§2, §6).
+# - Random augmentation moves to the batch, as tensor arithmetic (§7).
+# - Where the lesson is not the pipeline, the collection's notebooks that train for more than
+#   a few steps can use route 3; §6's table says what the seed's route costs instead.
