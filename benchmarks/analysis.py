@@ -15,6 +15,10 @@ import spec
 CLAIM = 2.0
 CLAIM_LOW = 1.75
 PRIMARY = {"mode": "loader", "workload": "mlp", "batch": 128}   # the seed's comparison
+# A training mode in the words of a condition ("MLP in memory, batch 128, 2 threads").
+MODE_WORDS = {"arith": "arithmetic only", "memory": "in memory",
+              "loader": "through the DataLoader",
+              "workers": f"through the DataLoader with {spec.WORKER_PROCESSES} workers"}
 
 
 # ------------------------------------------------------------------------------ lookups
@@ -116,7 +120,7 @@ def comparisons(results: dict) -> list[dict]:
 
 
 def condition(comp: dict) -> str:
-    what = {"arith": "arithmetic only", "loader": "through the DataLoader"}[comp["mode"]]
+    what = MODE_WORDS[comp["mode"]]
     threads = "thread" if comp["threads"] == 1 else "threads"
     return (f"{spec.WORKLOAD_SHORT[comp['workload']]} {what}, "
             f"batch {comp['batch']}, {comp['threads']} {threads}")
@@ -169,8 +173,9 @@ def verdict(results: dict) -> dict:
                 f"{len(torch_leads)}")
     else:
         best = max(comps, key=lambda c: c["ratio"])
-        tail = (f"; no measured condition (of {len(comps)}: arithmetic only or through the "
-                f"DataLoader, MLP or LeNet, batch {_range(results, 'batch')}, "
+        modes = [MODE_WORDS[m] for m in spec.TRAIN_MODES if any(c["mode"] == m for c in comps)]
+        tail = (f"; no measured condition (of {len(comps)}: {' or '.join(modes)}, "
+                f"MLP or LeNet, batch {_range(results, 'batch')}, "
                 f"{_range(results, 'threads')} threads) gives Gluon {CLAIM_LOW}× or more — "
                 f"its largest lead is {best['ratio']:.2f}× ({condition(best)})")
         if torch_leads:
@@ -180,6 +185,31 @@ def verdict(results: dict) -> dict:
     return {"sentence": head + tail + ".", "holds": holds, "ratio": r, "primary": primary,
             "claim_low": CLAIM_LOW, "ahead": ahead, "torch_leads": torch_leads,
             "comparisons": comps}
+
+
+def input_routes(results: dict, framework: str, workload: str, batch: int,
+                 threads: int) -> dict | None:
+    """How the in-memory route of one framework compares with the others: its fastest
+    configuration in memory (``workload``, ``batch``, ``threads``), and that same
+    configuration's median samples/s arithmetic only, through the per-image DataLoader and
+    with worker processes (None where not measured), with the ratios memory / arithmetic,
+    memory / loader and workers / loader. None when the run has no such in-memory cell
+    (a run from before the mode existed)."""
+    where = dict(workload=workload, batch=batch, threads=threads)
+    best = framework_best(results, framework, mode="memory", **where)
+    if best is None:
+        return None
+    rates = {"memory": best["samples_per_s_median"]}
+    for mode in ("arith", "loader", "workers"):
+        c = cell(results, config=best["config"], mode=mode, **where)
+        rates[mode] = c["samples_per_s_median"] if c else None
+
+    def ratio(a, b):
+        return rates[a] / rates[b] if rates[a] and rates[b] else None
+    return {"framework": framework, "config": best["config"], **where, **rates,
+            "memory_vs_arith": ratio("memory", "arith"),
+            "memory_vs_loader": ratio("memory", "loader"),
+            "workers_vs_loader": ratio("workers", "loader")}
 
 
 def _range(results: dict, key: str) -> str:

@@ -1,10 +1,12 @@
 """The figure of a benchmark run: samples/s against batch size and against thread count.
 
-One row per workload. Columns: arithmetic only against the batch size (with the GEMM
-roofline converted to samples/s), through the DataLoader against the batch size (with each
-front end's data pipeline alone, dashed: the ceiling a loader cell cannot pass when nothing
-overlaps), and both against the thread count at the scaling batch size. Points are medians;
-the bars span the slowest to the fastest repeat; the y axes are logarithmic.
+One row per workload. Columns: arithmetic only and in memory (the training set transformed
+once into one array) against the batch size, each with the GEMM roofline converted to
+samples/s; through the DataLoader against the batch size (with each front end's data
+pipeline alone, dotted: the ceiling a loader cell cannot pass when nothing overlaps, and the
+DataLoader with worker processes as squares); and all three against the thread count at the
+scaling batch size. Points are medians; the bars span the slowest to the fastest repeat; the
+y axes are logarithmic.
 
     .venv/bin/python benchmarks/plot.py benchmarks/results/latest.json [out.png]
 """
@@ -21,6 +23,8 @@ import spec  # noqa: E402
 COLOURS = {"torch-eager": "#1f77b4", "torch-compile": "#17becf", "gluon": "#d62728",
            "gluon-hybrid": "#ff7f0e", "gluon-np": "#9467bd"}
 PIPE_COLOURS = {"torch": "#1f77b4", "gluon": "#d62728", "gluon-np": "#9467bd"}
+# The line style of each training mode in the thread-scaling panels (the page's too).
+MODE_STYLES = {"arith": "-", "memory": "-.", "loader": "--"}
 PIPE_LABELS = {"torch": "pipeline alone: torchvision", "gluon": "pipeline alone: Gluon",
                "gluon-np": "pipeline alone: Gluon (mx.np)"}
 
@@ -28,11 +32,12 @@ PIPE_LABELS = {"torch": "pipeline alone: torchvision", "gluon": "pipeline alone:
 def series(ax, xs, rows, markersize=4, capsize=2, linewidth=1.3, **kw):
     """Medians, with bars from the slowest to the fastest repeat (also the benchmarks page's
     figures: tools/make_benchmarks_page.py)."""
+    kw.setdefault("marker", "o")
     med = [r["samples_per_s_median"] for r in rows]
     lo = [r["samples"] / max(r["seconds"]) for r in rows]
     hi = [r["samples"] / min(r["seconds"]) for r in rows]
     ax.errorbar(xs, med, yerr=[[m - a for m, a in zip(med, lo)], [b - m for m, b in zip(med, hi)]],
-                marker="o", markersize=markersize, capsize=capsize, linewidth=linewidth, **kw)
+                markersize=markersize, capsize=capsize, linewidth=linewidth, **kw)
 
 
 def _legend(fig, plt, results):
@@ -43,9 +48,13 @@ def _legend(fig, plt, results):
     handles = [Line2D([], [], color=COLOURS[c.name], marker="o", markersize=4,
                       label=c.label) for c in spec.CONFIGS if c.name in present]
     handles += [Line2D([], [], color="black", linestyle=ls, label=text) for ls, text in (
-        ("-", "arithmetic only"), ("--", "through the DataLoader (thread scaling)"),
+        ("-", "arithmetic only (thread scaling)"), ("-.", "in memory (thread scaling)"),
+        ("--", "through the DataLoader (thread scaling)"),
         (":", "data pipeline alone (torchvision / Gluon / mx.np colours)"))]
-    fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=8, frameon=False)
+    if analysis.cells(results, mode="workers"):
+        handles.append(Line2D([], [], color="black", marker="s", linestyle="none",
+                              label=f"DataLoader with {spec.WORKER_PROCESSES} worker processes"))
+    fig.legend(handles=handles, loc="lower center", ncol=5, fontsize=8, frameon=False)
 
 
 def by(results, x_key, **where):
@@ -65,17 +74,20 @@ def plot(results: dict, out: Path) -> Path:
     configs = [c.name for c in spec.CONFIGS]
     scaling_batch = results["settings"]["scaling_batch"]
     rows = max(1, len(workloads))
-    fig, axes = plt.subplots(rows, 3, figsize=(15, 4.2 * rows), squeeze=False)
+    fig, axes = plt.subplots(rows, 4, figsize=(20, 4.2 * rows), squeeze=False)
     roof = {int(k): v for k, v in results.get("roofline", {}).items()}
     for i, w in enumerate(workloads):
         wl = spec.WORKLOADS[w]
-        ax_a, ax_l, ax_t = axes[i]
+        ax_a, ax_m, ax_l, ax_t = axes[i]
         for name in configs:
-            for ax, mode in ((ax_a, "arith"), (ax_l, "loader")):
+            for ax, mode in ((ax_a, "arith"), (ax_m, "memory"), (ax_l, "loader")):
                 xs, cs = by(results, "batch", config=name, mode=mode, workload=w, threads=top)
                 if cs:
                     series(ax, xs, cs, color=COLOURS[name], label=spec.CONFIG[name].label)
-            for mode, style in (("arith", "-"), ("loader", "--")):
+            xs, cs = by(results, "batch", config=name, mode="workers", workload=w, threads=top)
+            if cs:
+                series(ax_l, xs, cs, color=COLOURS[name], marker="s", linestyle="none")
+            for mode, style in MODE_STYLES.items():
                 xs, cs = by(results, "threads", config=name, mode=mode, workload=w,
                              batch=scaling_batch)
                 if cs:
@@ -88,21 +100,22 @@ def plot(results: dict, out: Path) -> Path:
             if cs:
                 series(ax_l, xs, cs, color=PIPE_COLOURS[cfg.front_end], linestyle=":",
                         alpha=0.7, label=PIPE_LABELS[cfg.front_end])
-        if top in roof:
-            bs = analysis.batches(results, workload=w, mode="arith", threads=top)
-            if bs:
-                line, = ax_a.plot(
+        for ax, mode in ((ax_a, "arith"), (ax_m, "memory")):
+            bs = analysis.batches(results, workload=w, mode=mode, threads=top)
+            if top in roof and bs:
+                line, = ax.plot(
                     bs, [roof[top]["gflops"] * 1e9 / wl.flops_per_sample(b) for b in bs],
                     color="grey", linestyle="--", linewidth=1,
                     label=f"GEMM roofline ({roof[top]['gflops']:.0f} GFLOP/s) in samples/s")
-                ax_a.legend(handles=[line], fontsize=7, loc="lower right")
+                ax.legend(handles=[line], fontsize=7, loc="lower right")
         ax_a.set_title(f"{wl.label.split(' (')[0]}: arithmetic only, {top} thread(s)",
                        fontsize=10)
+        ax_m.set_title(f"{wl.label.split(' (')[0]}: in memory, {top} thread(s)", fontsize=10)
         ax_l.set_title(f"{wl.label.split(' (')[0]}: through the DataLoader, {top} thread(s)",
                        fontsize=10)
         ax_t.set_title(f"{wl.label.split(' (')[0]}: thread scaling, batch {scaling_batch}",
                        fontsize=10)
-        for ax in (ax_a, ax_l):
+        for ax in (ax_a, ax_m, ax_l):
             ax.set_xscale("log", base=2)
             ax.set_xlabel("batch size")
         ax_t.set_xlabel("threads")
@@ -111,7 +124,7 @@ def plot(results: dict, out: Path) -> Path:
             ax_t.set_xscale("log", base=2)
         ax_t.set_xticks(threads)
         ax_t.set_xticklabels([str(t) for t in threads])
-        for ax in (ax_a, ax_l, ax_t):
+        for ax in (ax_a, ax_m, ax_l, ax_t):
             bs = analysis.batches(results, workload=w)
             if ax is not ax_t and bs:
                 ax.set_xticks(bs)

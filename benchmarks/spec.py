@@ -11,9 +11,12 @@ Vocabulary:
 - a *workload* is a model with its training step (SGD, learning rate 0.1, cross-entropy):
   the notebook-3 MLP or a LeNet-style CNN;
 - a *mode* is what a timed step contains: ``arith`` (forward, backward and update over
-  batches already in memory), ``loader`` (the same, with each batch drawn from the
-  framework's own DataLoader with the notebook's transforms) or ``pipeline`` (the DataLoader
-  alone, no model);
+  batches already in memory), ``memory`` (the same step, each batch indexed out of the whole
+  training set transformed once into one array: a fresh shuffle each epoch, no per-image
+  work), ``loader`` (the same step, with each batch drawn from the framework's own
+  DataLoader with the notebook's per-image transforms), ``workers`` (``loader`` with
+  ``WORKER_PROCESSES`` DataLoader worker processes) or ``pipeline`` (the DataLoader alone, no
+  model);
 - a *cell* is one (configuration, mode, workload, batch size, thread count): one number;
 - a *job* is one fresh worker process: one configuration at one thread count, running a
   list of cells.
@@ -28,12 +31,18 @@ SCHEMA = "sidebyside-benchmarks/1"
 LR = 0.1
 TRAIN_SAMPLES = 60_000          # one epoch of the (Fashion-)MNIST training set
 COMPILE_BATCH = 128             # torch.compile runs at this batch size only (compile cost)
-MODES = ("arith", "loader", "pipeline")
+WORKER_PROCESSES = 2            # DataLoader worker processes of the "workers" mode
+# In the order of the routes, from no input work at all to the per-image DataLoader.
+MODES = ("arith", "memory", "loader", "workers", "pipeline")
 MODE_TITLES = {
     "arith": "arithmetic only (forward + backward + update, batches in memory)",
+    "memory": "the training set transformed once into one array, batched by a shuffled index",
     "loader": "through the framework's DataLoader (ToTensor + Normalize, num_workers as set)",
+    "workers": f"through the framework's DataLoader with {WORKER_PROCESSES} worker processes",
     "pipeline": "the data pipeline alone (DataLoader, no model)",
 }
+# The modes that train the model on each batch (all but "pipeline"), in MODES order.
+TRAIN_MODES = tuple(m for m in MODES if m != "pipeline")
 
 
 @dataclass(frozen=True)
@@ -207,7 +216,7 @@ def available_cpus() -> int:
 class Task:
     """One cell to time, or one GEMM sweep (mode "gemm", batch = the GEMM's m)."""
 
-    mode: str                 # "arith", "loader", "pipeline" or "gemm"
+    mode: str                 # one of MODES, or "gemm"
     workload: str | None      # None for "pipeline" and "gemm"
     batch: int
 
@@ -230,11 +239,17 @@ def plan(settings: Settings) -> list[Job]:
     """The jobs of a run, in the order they run: thread counts from the top down, the
     configurations in their order at each.
 
-    At the top thread count every cell: both modes for each workload and batch size, the
-    pipeline and the GEMMs at every batch size. Below it, the thread-scaling cells at
+    At the top thread count every cell: arithmetic, in memory and through the loader for
+    each workload and batch size, the pipeline and the GEMMs at every batch size, and the
+    worker-process loader at ``scaling_batch`` only. Below it, the thread-scaling cells at
     ``scaling_batch``: arithmetic for each workload (``torch.compile``: the MLP only), the MLP
-    through the loader, the pipeline, and the GEMMs at every batch size (the roofline of each
-    thread count). ``torch.compile`` runs at ``COMPILE_BATCH`` only.
+    in memory and through the loader, the pipeline, and the GEMMs at every batch size (the
+    roofline of each thread count). ``torch.compile`` runs at ``COMPILE_BATCH`` only.
+
+    The ``workers`` cells run at the top thread count and ``scaling_batch`` alone: each starts
+    its own worker processes (a second or more of start-up per cell, not timed but paid), and
+    below the top thread count those processes would compete for the cores the thread count
+    leaves free, which measures the machine rather than the route.
     """
     jobs = []
     for threads in sorted(settings.threads, reverse=True):
@@ -253,7 +268,10 @@ def plan(settings: Settings) -> list[Job]:
                 for batch in batches:
                     tasks.append(Task("arith", workload, batch))
                     if top or workload == "mlp":
+                        tasks.append(Task("memory", workload, batch))
                         tasks.append(Task("loader", workload, batch))
+                    if top and batch == settings.scaling_batch:
+                        tasks.append(Task("workers", workload, batch))
             if cfg.pipeline:
                 for batch in batches:
                     tasks.append(Task("pipeline", None, batch))

@@ -18,6 +18,13 @@ stops after the framework's work is done: ``mx.nd.waitall()`` for MXNet,
 ``torch.cuda.synchronize()`` on a GPU (PyTorch on a CPU is eager). Nothing in a timed step
 reads a value back (no ``loss.item()``), in either framework.
 
+What a timed repeat walks through, by mode: ``arith`` cycles through a few batches already
+in memory; ``memory`` and ``loader`` start an epoch (a fresh shuffle, a fresh DataLoader
+iterator) at every timed run and stop before its short last batch; ``workers`` keeps one
+stream of batches going across the runs of a cell (epoch after epoch, short last batches
+dropped), so that its worker processes, started by the first step, are started once per
+cell and every timed run counts batches only.
+
     python benchmarks/worker.py --job '{"config": ..., "threads": ..., "tasks": [...]}' \\
         --settings '{...}' --out cells.jsonl
 """
@@ -141,9 +148,45 @@ class TorchRunner:
                 [transforms.ToTensor(), transforms.Normalize((s.mean,), (s.std,))]))
         return self._sets["train"]
 
-    def loader(self, batch: int):
-        return self.torch.utils.data.DataLoader(self.dataset(), batch_size=batch, shuffle=True,
-                                                num_workers=self.settings.workers)
+    def loader(self, batch: int, workers: int | None = None):
+        """The DataLoader of the ``loader`` cells (``settings.workers`` processes), or with
+        ``workers`` processes: then persistent (started once, kept across epochs), pinned
+        memory on a GPU, and the short last batch dropped (``workers`` cells stream epochs)."""
+        if workers is None:
+            return self.torch.utils.data.DataLoader(self.dataset(), batch_size=batch,
+                                                    shuffle=True,
+                                                    num_workers=self.settings.workers)
+        return self.torch.utils.data.DataLoader(
+            self.dataset(), batch_size=batch, shuffle=True, num_workers=workers,
+            persistent_workers=workers > 0, pin_memory=self.dev.type == "cuda",
+            drop_last=True)
+
+    def memory_set(self):
+        """The training set transformed once, as the loader's transforms do it image by
+        image, ``(uint8 / 255 - mean) / std``: images N x 1 x 28 x 28 float32 and labels,
+        on the device."""
+        if "memory" not in self._sets:
+            from sidebyside import data
+
+            torch = self.torch
+            s = data.SPECS[data.dataset_name()]
+            train = self.dataset()
+            images = ((train.data.to(torch.float32) / 255 - s.mean) / s.std).unsqueeze(1)
+            self._sets["memory"] = (images.contiguous().to(self.dev),
+                                    train.targets.to(self.dev))
+            self._perm_gen = torch.Generator().manual_seed(0)
+        return self._sets["memory"]
+
+    def memory_batches(self, batch: int, perm=None):
+        """One epoch of the ``memory`` route: ``images[perm[i:i+batch]]`` for the full
+        batches of ``perm`` (a fresh shuffle of the training set when None)."""
+        images, labels = self.memory_set()
+        if perm is None:
+            perm = self.torch.randperm(len(labels), generator=self._perm_gen)
+        perm = self.torch.as_tensor(perm).to(self.dev)
+        for i in range(0, len(perm) - batch + 1, batch):
+            idx = perm[i:i + batch]
+            yield images[idx], labels[idx]
 
     def model(self, workload: str):
         nn = self.torch.nn
@@ -240,13 +283,66 @@ class GluonRunner:
             from sidebyside import data
 
             s = data.SPECS[data.dataset_name()]
-            self._sets["train"] = data.gluon_dataset(train=True).transform_first(
+            self._sets["raw"] = data.gluon_dataset(train=True)
+            self._sets["train"] = self._sets["raw"].transform_first(
                 transforms.Compose([transforms.ToTensor(), transforms.Normalize(s.mean, s.std)]))
         return self._sets["train"]
 
-    def loader(self, batch: int):
+    def loader(self, batch: int, workers: int | None = None):
+        """The DataLoader of the ``loader`` cells (``settings.workers`` processes), or with
+        ``workers`` processes (Gluon's pool starts with the DataLoader and serves every
+        epoch) and the short last batch dropped (``workers`` cells stream epochs)."""
+        if workers is None:
+            return self.mx.gluon.data.DataLoader(self.dataset(), batch_size=batch,
+                                                 shuffle=True,
+                                                 num_workers=self.settings.workers)
         return self.mx.gluon.data.DataLoader(self.dataset(), batch_size=batch, shuffle=True,
-                                             num_workers=self.settings.workers)
+                                             num_workers=workers, last_batch="discard")
+
+    def memory_set(self):
+        """The training set transformed once by the loader's own transforms applied to the
+        whole array (Gluon's vision datasets keep a split as one uint8 array, N x 28 x 28 x 1,
+        in ``_data``, its labels in ``_label``): images N x 1 x 28 x 28 float32 and int32
+        labels, on the device; ``mx.np`` arrays under ``npx.set_np``."""
+        if "memory" not in self._sets:
+            import numpy as np
+            from mxnet.gluon.data.vision import transforms
+
+            from sidebyside import data
+
+            mx = self.mx
+            s = data.SPECS[data.dataset_name()]
+            self.dataset()
+            raw = self._sets["raw"]
+            images = transforms.Normalize(s.mean, s.std)(transforms.ToTensor()(raw._data))
+            labels = np.asarray(raw._label.asnumpy() if hasattr(raw._label, "asnumpy")
+                                else raw._label, dtype=np.int32)
+            array = mx.np.array if self.cfg.numpy else mx.nd.array
+            self._sets["memory"] = (images.as_in_context(self.ctx),
+                                    array(labels, dtype="int32", ctx=self.ctx))
+            self._perm_rng = np.random.RandomState(0)
+            self.sync()
+        return self._sets["memory"]
+
+    def memory_batches(self, batch: int, perm=None):
+        """One epoch of the ``memory`` route: ``take(images, idx[i:i+batch])`` for the full
+        batches of the index ``perm`` (a fresh shuffle of the training set when None):
+        ``mx.nd.take``, or ``mx.np.take`` on the NumPy front end."""
+        mx = self.mx
+        images, labels = self.memory_set()
+        if perm is None:
+            perm = self._perm_rng.permutation(labels.shape[0])
+        if self.cfg.numpy:
+            idx_all = mx.np.array(perm, dtype="int32", ctx=self.ctx)
+
+            def take(a, idx):
+                return mx.np.take(a, idx, axis=0)
+        else:
+            idx_all = mx.nd.array(perm, dtype="int32", ctx=self.ctx)
+            take = mx.nd.take
+        for i in range(0, len(perm) - batch + 1, batch):
+            idx = idx_all[i:i + batch]
+            yield take(images, idx), take(labels, idx)
 
     def model(self, workload: str):
         nn = self.mx.gluon.nn
@@ -353,6 +449,24 @@ def run_task(runner, task: spec.Task, settings: spec.Settings) -> dict:
             for _ in range(n):
                 step(*next(cycle))
         max_steps = MAX_ARITH_STEPS
+    elif task.mode == "memory":
+        images, _ = runner.memory_set()         # transformed once, before any clock
+        max_steps = images.shape[0] // task.batch
+        step = runner.step_fn(task.workload)
+
+        def run_n(n):
+            it = runner.memory_batches(task.batch)      # a fresh shuffle: an epoch starts
+            for _ in range(n):
+                step(*next(it))
+    elif task.mode == "workers":
+        loader = runner.loader(task.batch, workers=spec.WORKER_PROCESSES)
+        max_steps = len(loader)                 # full batches only (the short one dropped)
+        step = runner.step_fn(task.workload)
+        stream = _epochs(loader)                # one stream per cell: workers start once
+
+        def run_n(n):
+            for _ in range(n):
+                step(*next(stream))
     else:
         loader = runner.loader(task.batch)
         max_steps = len(loader) - 1             # full batches of one epoch, never the short one
@@ -369,6 +483,12 @@ def run_task(runner, task: spec.Task, settings: spec.Settings) -> dict:
     return {"samples": samples, **timed,
             "samples_per_s_best": samples / min(timed["seconds"]),
             "samples_per_s_median": samples / _median(timed["seconds"])}
+
+
+def _epochs(loader):
+    """The loader's batches, epoch after epoch: a new epoch (a new shuffle) as one ends."""
+    while True:
+        yield from loader
 
 
 def _median(values):

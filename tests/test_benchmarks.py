@@ -98,7 +98,7 @@ def test_every_configuration_is_present_or_skipped_with_a_reason(quick):
     assert set(ran) == set(spec.default_settings(True).configs)
     assert all(c["skipped"] for c in r["configs"] if c["name"] not in ran)   # the reason
     for name in ran:
-        for mode in ("arith", "loader"):
+        for mode in spec.TRAIN_MODES:
             assert analysis.cell(r, config=name, mode=mode, workload="mlp", batch=128), \
                 (name, mode)
         if spec.CONFIG[name].pipeline:
@@ -316,9 +316,12 @@ def test_committed_results_are_a_full_run():
         for w in spec.WORKLOADS:
             batches = cfg.batches_only or s["batches"]
             for b in batches:
-                for mode in ("arith", "loader"):
+                for mode in ("arith", "memory", "loader"):
                     assert analysis.cell(r, config=cfg.name, mode=mode, workload=w, batch=b,
                                          threads=top), (cfg.name, mode, w, b)
+                assert bool(analysis.cell(r, config=cfg.name, mode="workers", workload=w,
+                                          batch=b, threads=top)) == \
+                    (b == s["scaling_batch"]), (cfg.name, w, b)
             if w == "mlp" or not cfg.compile:      # compile's thread scaling: the MLP only
                 assert analysis.cell(r, config=cfg.name, mode="arith", workload=w,
                                      batch=s["scaling_batch"], threads=1), (cfg.name, w)
@@ -365,6 +368,234 @@ def test_thread_ladder_and_plan():
     quick = spec.default_settings(True, cpus=4)
     assert quick.threads == (4,) and quick.batches == (128,) and quick.workloads == ("mlp",)
     assert not any(spec.CONFIG[c].compile for c in quick.configs)
+
+
+def test_plan_has_the_input_routes_where_stated():
+    """``memory`` wherever ``loader`` is (every workload and batch at the top thread count,
+    the MLP below it); ``workers`` at the top thread count and the scaling batch only."""
+    assert spec.MODES == ("arith", "memory", "loader", "workers", "pipeline")
+    assert set(spec.MODE_TITLES) == set(spec.MODES) and spec.WORKER_PROCESSES == 2
+    full = spec.default_settings(False, cpus=4)
+    assert full.scaling_batch == 128 and 128 in full.batches
+    jobs = spec.plan(full)
+    for j in jobs:
+        cfg = spec.CONFIG[j.config]
+        top = j.threads == full.top
+        of = {m: {(t.workload, t.batch) for t in j.tasks if t.mode == m} for m in spec.MODES}
+        assert of["memory"] == of["loader"], j
+        batches = cfg.batches_only or full.batches
+        if top:
+            assert of["memory"] == {(w, b) for w in full.workloads for b in batches}, j
+            assert of["workers"] == {(w, 128) for w in full.workloads}, j
+        else:
+            assert of["memory"] == {("mlp", 128)}, j
+            assert of["workers"] == set(), j
+        assert of["arith"] >= of["memory"]
+    quick = spec.plan(spec.default_settings(True, cpus=2))
+    for j in quick:
+        assert {(t.mode, t.workload, t.batch) for t in j.tasks} >= \
+            {("memory", "mlp", 128), ("workers", "mlp", 128)}, j
+
+
+# ------------------------------------------ the in-memory route: the loader's numbers
+@pytest.fixture
+def runner_for():
+    """A benchmark worker's runner in this process, for a few batches (no timing): its
+    global state (torch's threads and RNG, MXNet's NumPy mode) restored afterwards."""
+    import worker
+
+    made = []
+
+    def make(name):
+        cfg = spec.CONFIG[name]
+        settings = spec.default_settings(True, cpus=1)
+        if cfg.framework == "torch":
+            import torch
+
+            made.append(("torch", torch.get_num_threads(), torch.random.get_rng_state()))
+            return worker.TorchRunner(cfg, settings, torch.get_num_threads())
+        import mxnet as mx
+
+        made.append(("mxnet", mx.util.is_np_array(), None))
+        return worker.GluonRunner(cfg, settings, 1)
+    yield make
+    for framework, state, rng in made:
+        if framework == "torch":
+            import torch
+
+            torch.set_num_threads(state)
+            torch.random.set_rng_state(rng)
+        elif not state:
+            import mxnet as mx
+
+            mx.npx.reset_np()
+
+
+@pytest.mark.parametrize("name", ["torch-eager", "gluon", "gluon-np"])
+def test_memory_batches_equal_the_loaders_batches(runner_for, name):
+    """For the same indices, a ``memory`` batch (the set transformed once, then indexed)
+    holds the numbers the per-image transforms of the ``loader`` cells give, to 1e-6, with
+    the same labels, layout and dtype; the short last batch is never drawn; each epoch is a
+    fresh shuffle."""
+    import numpy as np
+
+    runner = runner_for(name)
+    dataset = runner.dataset()
+    images, labels = runner.memory_set()
+    n = len(dataset)
+    assert tuple(images.shape) == (n, 1, 28, 28) and labels.shape[0] == n
+    perm = np.array([0, 17, n - 1, 12_345, 3, 59_998 % n, 42, 7, 31_000 % n, 5])
+    batch = 4
+    chunks = [perm[i:i + batch].tolist() for i in range(0, len(perm) // batch * batch, batch)]
+    mem = list(runner.memory_batches(batch, perm))
+    assert len(mem) == len(chunks) == len(perm) // batch        # no short last batch
+    if spec.CONFIG[name].framework == "torch":
+        import torch
+
+        loader = torch.utils.data.DataLoader(dataset, batch_sampler=chunks)
+
+        def arr(x):
+            assert x.dtype in (torch.float32, torch.int64), x.dtype
+            return x.cpu().numpy()
+    else:
+        import mxnet as mx
+
+        loader = mx.gluon.data.DataLoader(dataset, batch_sampler=chunks)
+        kind = mx.np.ndarray if spec.CONFIG[name].numpy else mx.nd.NDArray
+
+        def arr(x):
+            assert isinstance(x, kind) and (kind is mx.np.ndarray) == \
+                isinstance(x, mx.np.ndarray), type(x)
+            return x.asnumpy()
+    got = 0
+    for (xm, ym), (xl, yl) in zip(mem, loader):
+        xm, ym, xl, yl = arr(xm), arr(ym), arr(xl), arr(yl)
+        assert xm.shape == xl.shape == (batch, 1, 28, 28) and xm.dtype == np.float32
+        np.testing.assert_allclose(xm, xl, rtol=0, atol=1e-6)
+        assert xm.std() > 0.5 and abs(xm.mean()) < 2       # normalised, not raw or /255
+        np.testing.assert_array_equal(ym, yl)
+        got += 1
+    assert got == len(chunks)
+    # a fresh shuffle each epoch: two epochs' first 64 labels differ
+    first = [arr(next(runner.memory_batches(64))[1]) for _ in range(2)]
+    assert first[0].shape == (64,) and not np.array_equal(first[0], first[1])
+
+
+# ------------------------------------------------- the page: new routes, older results
+def _results_with_routes():
+    """A results dict whose cells are made up, with known medians: every route of the MLP
+    at batch 128 and the top thread count, for four configurations (the committed run's
+    machine, settings and GEMMs around them)."""
+    r = json.loads(LATEST.read_text())
+    top = max(r["settings"]["threads"])
+    rates = {"torch-eager": {"arith": 40_000, "memory": 30_000, "loader": 6_000,
+                             "workers": 9_000, "pipeline": 7_000},
+             "torch-compile": {"arith": 50_000, "memory": 35_000, "loader": 7_000,
+                               "workers": 14_000},
+             "gluon": {"arith": 20_000, "memory": 16_000, "loader": 8_000, "workers": 10_000,
+                       "pipeline": 9_500},
+             "gluon-np": {"arith": 30_000, "memory": 12_000, "loader": 9_000}}
+    cells = []
+    for config, by_mode in rates.items():
+        for mode, rate in by_mode.items():
+            samples = 128 * 100
+            seconds = samples / rate
+            rate = samples / seconds            # exactly what the repeats' seconds give
+            cells.append({"config": config, "framework": spec.CONFIG[config].framework,
+                          "threads": top, "mode": mode,
+                          "workload": None if mode == "pipeline" else "mlp", "batch": 128,
+                          "threads_in_effect": {"torch": top, "mxnet": top},
+                          "samples": samples, "steps": 100, "first_step_s": 0.01,
+                          "seconds": [seconds] * 3, "returned_s": [0.1] * 3,
+                          "samples_per_s_best": rate, "samples_per_s_median": rate})
+    r["cells"] = cells
+    analysis.annotate(r)
+    return r
+
+
+def test_input_routes_are_computed_from_the_cells():
+    r = _results_with_routes()
+    top = max(r["settings"]["threads"])
+    torch_, mxnet_ = (analysis.input_routes(r, fw, "mlp", 128, top) for fw in ("torch", "mxnet"))
+    # each framework's fastest in memory, and that configuration's other routes
+    assert torch_["config"] == "torch-compile" and mxnet_["config"] == "gluon"
+    assert torch_["memory_vs_arith"] == pytest.approx(0.70)
+    assert torch_["memory_vs_loader"] == pytest.approx(5.0)
+    assert torch_["workers_vs_loader"] == pytest.approx(2.0)
+    assert mxnet_["memory_vs_arith"] == pytest.approx(0.80)
+    assert mxnet_["memory_vs_loader"] == pytest.approx(2.0)
+    assert analysis.input_routes(r, "torch", "lenet", 128, top) is None
+    assert analysis.condition({"mode": "memory", "workload": "mlp", "batch": 128,
+                               "threads": 2}) == "MLP in memory, batch 128, 2 threads"
+
+
+def test_page_renders_the_input_routes(tmp_path):
+    tool = _page_tool()
+    r = _results_with_routes()
+    top = max(r["settings"]["threads"])
+    path = tmp_path / "routes.json"
+    path.write_text(json.dumps(r))
+    text, _ = tool.render(path)
+    assert f"## Input routes (batch 128, {top} threads)" in text
+    lines = text.splitlines()
+    assert ("- **PyTorch** (PyTorch torch.compile (inductor), its fastest in memory): "
+            "35\u2009000 samples/s in memory, 0.70× its arithmetic-only speed (50\u2009000) "
+            "and 5.00× its per-image DataLoader (7\u2009000); with 2 DataLoader workers "
+            "14\u2009000 samples/s, 2.00× the DataLoader without.") in lines
+    assert ("- **Gluon** (Gluon imperative, its fastest in memory): 16\u2009000 samples/s "
+            "in memory, 0.80× its arithmetic-only speed (20\u2009000) and 2.00× its "
+            "per-image DataLoader (8\u2009000); with 2 DataLoader workers 10\u2009000 samples/s, "
+            "1.25× the DataLoader without.") in lines
+    # the routes table, and the throughput table's columns and rows
+    routes = text.split("## Input routes", 1)[1].split("\n## ", 1)[0].splitlines()
+    assert "| configuration | arithmetic | in memory | loader | 2 workers |" in routes
+    eager = next(x for x in routes if x.startswith("| PyTorch eager | "))
+    assert re.fullmatch(r"\| PyTorch eager \| 40\u2009000 \([\d.]+ %\) \| 30\u2009000 \([\d.]+ %\) "
+                        r"\| 6\u2009000 \([\d.]+ %\) \| 9\u2009000 \([\d.]+ %\) \|", eager), eager
+    np_row = next(x for x in routes if x.startswith("| Gluon imperative on mx.np"))
+    assert np_row.endswith(" | — |")                  # no workers cell: a dash
+    assert any(x.startswith("| configuration | arithmetic, 128 | in memory, 128 | "
+                            "loader, 128 | 2 workers, 128 |") for x in lines)
+    row = next(x for x in lines if x.startswith("| PyTorch eager | 40\u2009000 (0.80×"))
+    assert "| 30\u2009000 (0.86×, " in row and "| 9\u2009000 (0.64×, " in row
+    # every route is a condition of the comparisons, in MODES order
+    assert f"| MLP in memory, batch 128, {top} threads | Gluon imperative |" in text
+    assert (f"| MLP through the DataLoader with 2 workers, batch 128, {top} threads | "
+            "Gluon imperative | PyTorch torch.compile (inductor) | 0.71 |") in text
+    assert "not measured in this run" not in text
+    # the figure: a panel in memory, the roofline in its legend, workers as squares
+    fig = tool.draw_figure(r, "mlp")
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == [f"Arithmetic only, {top} threads", f"In memory (transformed once), "
+                      f"{top} threads", f"Through the DataLoader, {top} threads"]
+    legend = [t.get_text() for t in fig.legends[0].get_texts()]
+    assert "DataLoader, 2 worker processes" in legend
+    assert any(t.startswith("GEMM roofline") for t in legend)
+    memory_ax, loader_ax = fig.axes[1], fig.axes[2]
+    assert any(line.get_linestyle() == "--" for line in memory_ax.get_lines())   # roofline
+    squares = [line for line in loader_ax.get_lines() if line.get_marker() == "s"]
+    assert len(squares) == 3 and all(list(line.get_xdata()) == [128] for line in squares)
+
+
+def test_page_renders_older_results_without_the_new_routes(tmp_path):
+    """A results file from before ``memory`` and ``workers`` existed still renders: the
+    routes say they were not measured, no column or panel is drawn for them."""
+    tool = _page_tool()
+    r = json.loads(LATEST.read_text())
+    r["cells"] = [c for c in r["cells"] if c["mode"] not in ("memory", "workers")]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(r))
+    text, stats = tool.render(path)
+    assert stats["cells"] == len(r["cells"])
+    assert "The in-memory route and the DataLoader with 2 worker processes: not measured " \
+        "in this run" in text
+    assert "its fastest in memory" not in text and "in memory, 128" not in text
+    assert "The in-memory route: not measured in this run." in text
+    fig = tool.draw_figure(r, "mlp")
+    assert not any("In memory" in ax.get_title() for ax in fig.axes)
+    page = tmp_path / "benchmarks.md"
+    assert tool.main(["--results", str(path), "--out", str(page)]) == 0
+    assert page.read_text() == text and (tmp_path / "_static" / "benchmarks-mlp.png").exists()
 
 
 def _fake(ratios_by_condition):

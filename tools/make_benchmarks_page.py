@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import analysis  # noqa: E402  (benchmarks/analysis.py)
 import pagegen  # noqa: E402  (tools/pagegen.py)
 import spec  # noqa: E402  (benchmarks/spec.py)
-from plot import COLOURS, PIPE_COLOURS, PIPE_LABELS, series  # noqa: E402  (benchmarks/plot.py)
+from plot import (COLOURS, MODE_STYLES, PIPE_COLOURS, PIPE_LABELS,  # noqa: E402
+                  series)  # (benchmarks/plot.py)
 from plot import by as _by  # noqa: E402
 
 RESULTS = ROOT / "benchmarks" / "results" / "latest.json"
@@ -47,6 +48,10 @@ MIN_FONT_PT = 11                   # tick labels, the figure's header: the small
 TARGET = "benchmarks-page"
 BUSY = 0.25      # share of the CPUs busy with other work above which the page warns
 W = spec.WORKLOAD_SHORT
+# A training mode's name in a table's column or row (the routes, in spec.MODES order).
+MODE_SHORT = {"arith": "arithmetic", "memory": "in memory", "loader": "loader",
+              "workers": f"{spec.WORKER_PROCESSES} workers"}
+NOT_MEASURED = "not measured in this run"
 
 
 def _n(x: float) -> str:
@@ -130,12 +135,27 @@ def _method(r: dict) -> list[str]:
         + f"; SGD with learning rate {spec.LR}, cross-entropy loss, batch sizes "
         + ", ".join(map(str, s["batches"])) + ".",
         "- **Modes**: *arithmetic only* — forward, backward and update over "
-        "batches already in memory (eight real batches, cycled); *through the DataLoader* — "
+        "batches already in memory (eight real batches, cycled); *in memory* — the same "
+        "step, the whole training set transformed once into one float32 array "
+        "(N × 1 × 28 × 28, `(uint8 / 255 − mean) / std`, as the transforms do it image by "
+        "image: in Gluon the transforms themselves applied to the dataset's whole uint8 "
+        "array) and each batch indexed out of it by a fresh shuffle each epoch "
+        "(`images[perm[i:i+B]]` in PyTorch, `mx.nd.take` or `mx.np.take` in Gluon)"
+        + ("" if analysis.cells(r, mode="memory") else f" ({NOT_MEASURED})")
+        + "; *through the DataLoader* — "
         "the same step, each batch drawn from the framework's own `DataLoader` "
         f"(`num_workers={s['workers']}`, shuffled) over the {r['dataset']} training set "
         "with the notebook's transforms (`ToTensor` + `Normalize`: a torchvision dataset in "
-        "PyTorch, `dataset.transform_first` in Gluon); *pipeline alone* — the "
-        "`DataLoader` with no model.",
+        "PyTorch, `dataset.transform_first` in Gluon); *with workers* — that `DataLoader` "
+        f"with `num_workers={spec.WORKER_PROCESSES}` (PyTorch: `persistent_workers=True`, "
+        "`pin_memory` on a GPU only), created once per cell and started by its first "
+        "step, then one stream of batches across epochs, short last batches dropped"
+        + (f", at batch {s['scaling_batch']} and {_threads_words(top)} only (each cell "
+           "starts its own processes; below the top thread count they would compete for "
+           "the cores the count leaves free)" if analysis.cells(r, mode="workers")
+           else f" ({NOT_MEASURED})")
+        + f"; *pipeline alone* — the `DataLoader` (`num_workers={s['workers']}`) with no "
+        "model.",
         "- **Processes and threads**: each configuration at each thread count is one fresh "
         "Python process that imports only its own framework (each process checks that the "
         "other one was never loaded), with `OMP_NUM_THREADS`, `MKL_NUM_THREADS`, "
@@ -213,15 +233,15 @@ def _throughput(r: dict, top: int) -> list[str]:
     lines = [f"## Samples per second at {top} thread{'s' if top != 1 else ''}", "",
              "Median samples/s of each cell; in brackets its speed as a fraction of the "
              "fastest configuration in the same column, and its fraction of the roofline "
-             "(arithmetic and loader cells). The pipeline rows time the `DataLoader` alone: "
+             "(every training cell). The pipeline rows time the `DataLoader` alone: "
              "no loader cell of the same front end can be faster unless pipeline and "
              "arithmetic overlap.", ""]
     for w in r["workloads"]:
-        cols = [(mode, b) for mode in ("arith", "loader")
+        cols = [(mode, b) for mode in spec.TRAIN_MODES
                 for b in analysis.batches(r, mode=mode, workload=w, threads=top)]
         if not cols:
             continue
-        head = [f"{'arithmetic' if m == 'arith' else 'loader'}, {b}" for m, b in cols]
+        head = [f"{MODE_SHORT[m]}, {b}" for m, b in cols]
         lines += [f"**{r['workloads'][w]['label']}** (columns: mode, batch size)", "",
                   "| configuration | " + " | ".join(head) + " |",
                   "|---|" + "---|" * len(cols)]
@@ -280,6 +300,73 @@ def _overlap(r: dict, top: int) -> list[str]:
             "measured / serial |", "|---|---|---|---|---|---|", *rows, ""]
 
 
+def _route_line(v: dict) -> str:
+    """One framework's in-memory route against arithmetic only and the per-image loader,
+    in words, from ``analysis.input_routes``."""
+    def ratio(x, what, rate):
+        return f"{NOT_MEASURED} ({what})" if x is None else f"{x:.2f}× {what} ({_n(rate)})"
+    line = (f"- **{spec.FRAMEWORK_LABELS[v['framework']]}** ({_label(v['config'])}, its fastest "
+            f"in memory): {_n(v['memory'])} samples/s in memory, "
+            f"{ratio(v['memory_vs_arith'], 'its arithmetic-only speed', v['arith'])} and "
+            f"{ratio(v['memory_vs_loader'], 'its per-image DataLoader', v['loader'])}")
+    if v["workers_vs_loader"] is not None:
+        line += (f"; with {spec.WORKER_PROCESSES} DataLoader workers {_n(v['workers'])} "
+                 f"samples/s, {v['workers_vs_loader']:.2f}× the DataLoader without")
+    return line + "."
+
+
+def _routes(r: dict, top: int) -> list[str]:
+    """The input routes side by side at the scaling batch size: a table per workload, then
+    one computed line per framework on the MLP's in-memory route."""
+    b = r["settings"]["scaling_batch"]
+    head = [f"## Input routes (batch {b}, {_threads_words(top)})", ""]
+    if not analysis.cells(r, mode="memory") and not analysis.cells(r, mode="workers"):
+        return head + [f"The in-memory route and the DataLoader with "
+                       f"{spec.WORKER_PROCESSES} worker processes: {NOT_MEASURED} (its "
+                       "results predate those modes; rerun `make bench`).", ""]
+    lines = head + [
+        "The same training step fed four ways, from no input work at all to the per-image "
+        "transforms: arithmetic only (batches already in memory), in memory (the training "
+        "set transformed once, a shuffled index per epoch), through the `DataLoader` "
+        f"(per-image transforms), and that `DataLoader` with {spec.WORKER_PROCESSES} worker "
+        "processes. Median samples/s; in brackets the fraction of the roofline.", ""]
+    names = {"torch": "torchvision", "gluon": "Gluon", "gluon-np": "Gluon, mx.np"}
+    for w in r["workloads"]:
+        modes = [m for m in spec.TRAIN_MODES
+                 if analysis.cell(r, mode=m, workload=w, batch=b, threads=top)]
+        if not modes:
+            continue
+        rows = []
+        for cfg in spec.CONFIGS:
+            found = [analysis.cell(r, config=cfg.name, mode=m, workload=w, batch=b,
+                                   threads=top) for m in modes]
+            if any(found):
+                rows.append(f"| {_label(cfg.name)} | " + " | ".join(
+                    "—" if c is None else f"{_n(c['samples_per_s_median'])} "
+                    f"({_pct(c.get('roofline_fraction'))})" for c in found) + " |")
+        lines += [f"**{r['workloads'][w]['label']}**", "",
+                  "| configuration | " + " | ".join(MODE_SHORT[m] for m in modes) + " |",
+                  "|---|" + "---|" * len(modes), *rows, ""]
+    pipes = []
+    for cfg in spec.CONFIGS:
+        c = analysis.cell(r, config=cfg.name, mode="pipeline", batch=b, threads=top)
+        if cfg.pipeline and c:
+            pipes.append(f"{names[cfg.front_end]} {_n(c['samples_per_s_median'])}")
+    if pipes:
+        lines += [f"The data pipeline alone (`DataLoader`, `num_workers="
+                  f"{r['settings']['workers']}`, no model) at this batch size, samples/s: "
+                  + "; ".join(pipes) + ".", ""]
+    found = [analysis.input_routes(r, fw, "mlp", b, top) for fw in ("torch", "mxnet")]
+    found = [v for v in found if v]
+    if found:
+        lines += [f"The MLP's in-memory route, for each framework (batch {b}, "
+                  f"{_threads_words(top)}; the same configuration in every mode):", "",
+                  *[_route_line(v) for v in found], ""]
+    else:
+        lines += [f"The MLP's in-memory route: {NOT_MEASURED}.", ""]
+    return lines
+
+
 def _comparisons(r: dict) -> list[str]:
     comps = analysis.comparisons(r)
     if not comps:
@@ -316,7 +403,7 @@ def _scaling(r: dict) -> list[str]:
                  f"{t} thread{'s' if t != 1 else ''}" for t in threads) + " | speed-up |",
              "|---|---|" + "---|" * (len(threads) + 1)]
     for w in r["workloads"]:
-        for mode in ("arith", "loader", "pipeline"):
+        for mode in spec.MODES:
             for cfg in spec.CONFIGS:
                 where = dict(config=cfg.name, mode=mode, batch=b)
                 if mode != "pipeline":
@@ -331,7 +418,7 @@ def _scaling(r: dict) -> list[str]:
                 up = (f"{last['samples_per_s_median'] / first['samples_per_s_median']:.2f}×"
                       if first and last else "—")
                 what = "pipeline alone" if mode == "pipeline" else \
-                    f"{W[w]}, {'arithmetic' if mode == 'arith' else 'loader'}"
+                    f"{W[w]}, {MODE_SHORT[mode]}"
                 lines.append(f"| {_label(cfg.name)} | {what} | " + " | ".join(row)
                              + f" | {up} |")
     return lines + [""]
@@ -404,7 +491,7 @@ def _first_steps(r: dict, top: int) -> list[str]:
         extra = f", inductor cache {cache[c['config']]}" if cache.get(c["config"]) else ""
         step = statistics.median(c["seconds"]) / c["steps"]
         lines.append(f"| {_label(c['config'])}{extra} | {W[c['workload']]}, "
-                     f"{'arithmetic' if c['mode'] == 'arith' else 'loader'} | "
+                     f"{MODE_SHORT[c['mode']]} | "
                      f"{_s(c['first_step_s'])} | {step * 1e3:.3g} ms |")
     return lines + [""]
 
@@ -488,7 +575,9 @@ def _verdict(r: dict, v: dict) -> list[str]:
     if v["holds"] is None:
         return lines
     comps, p, low = v["comparisons"], v["primary"], v["claim_low"]
-    modes = {"arith": "arithmetic-only ones", "loader": "through the DataLoader"}
+    modes = {"arith": "arithmetic-only ones", "memory": "in memory",
+             "loader": "through the DataLoader",
+             "workers": f"with {spec.WORKER_PROCESSES} DataLoader workers"}
 
     def by_mode(found):
         out = []
@@ -538,53 +627,98 @@ def figure_names(r: dict) -> dict[str, str]:
 
 def _series(ax, xs, rows, **kw):
     """benchmarks/plot.py's series, drawn larger: the page shows each figure at its width."""
-    series(ax, xs, rows, markersize=5, capsize=3, linewidth=1.6, **kw)
+    series(ax, xs, rows, **{"markersize": 5, "capsize": 3, "linewidth": 1.6, **kw})
 
 
 def _threads_words(t: int) -> str:
     return f"{t} thread{'s' if t != 1 else ''}"
 
 
+PANEL_MODES = ("arith", "memory", "loader")    # a panel each; "workers" joins "loader"'s
+PANEL_TITLES = {"arith": "Arithmetic only", "memory": "In memory (transformed once)",
+                "loader": "Through the DataLoader"}
+
+
 def _panels(r: dict, w: str) -> list[str]:
     """The panels this run can fill for workload ``w``: modes against batch size, threads."""
     top = analysis.top_threads(r)
-    out = [m for m in ("arith", "loader") if analysis.cells(r, mode=m, workload=w, threads=top)]
+    out = [m for m in PANEL_MODES if analysis.cells(r, mode=m, workload=w, threads=top)]
     b = r["settings"]["scaling_batch"]
     if len({c["threads"] for c in analysis.cells(r, workload=w, batch=b)}) > 1:
         out.append("threads")
     return out
 
 
-def draw_figure(r: dict, w: str):
-    """Workload ``w``'s figure: one column of panels (arithmetic only and through the
-    DataLoader against the batch size at the top thread count, both against the thread count
-    at the scaling batch size), y axes logarithmic, one legend under them."""
-    from matplotlib.figure import Figure
+def _thread_modes(r: dict, w: str) -> list[str]:
+    """The training modes the thread-scaling panel of workload ``w`` draws: those with a
+    configuration measured at two thread counts or more."""
+    b = r["settings"]["scaling_batch"]
+    return [m for m in MODE_STYLES if any(
+        len({c["threads"] for c in analysis.cells(r, config=cfg.name, mode=m, workload=w,
+                                                   batch=b)}) > 1 for cfg in spec.CONFIGS)]
+
+
+def _handles(r: dict, w: str, panels: list[str]) -> list:
+    """The legend's entries: a colour per configuration, then what the panels draw beside
+    them (pipelines, worker squares, the roofline, the line style of each scaling mode)."""
     from matplotlib.lines import Line2D
+
+    top = analysis.top_threads(r)
+    roof = r.get("roofline", {}).get(str(top))
+    present = {c["config"] for c in analysis.cells(r, workload=w)}
+    handles = [Line2D([], [], color=COLOURS[c.name], marker="o", markersize=5, linewidth=1.6,
+                      label=c.label) for c in spec.CONFIGS if c.name in present]
+    if "loader" in panels:
+        fronts = [c.front_end for c in spec.CONFIGS
+                  if c.pipeline and analysis.cells(r, config=c.name, mode="pipeline")]
+        handles += [Line2D([], [], color=PIPE_COLOURS[f], linestyle=":", linewidth=1.6,
+                           label=PIPE_LABELS[f]) for f in fronts]
+        if analysis.cells(r, mode="workers", workload=w, threads=top):
+            handles.append(Line2D([], [], color="black", marker="s", markersize=6,
+                                  linestyle="none", label=f"DataLoader, {spec.WORKER_PROCESSES} "
+                                                          "worker processes"))
+    if {"arith", "memory"} & set(panels) and roof:
+        handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1.4,
+                              label=f"GEMM roofline, {roof['gflops']:.0f} GFLOP/s, "
+                                    "in samples/s"))
+    modes = _thread_modes(r, w) if "threads" in panels else []
+    if len(modes) > 1:
+        handles += [Line2D([], [], color="black", linestyle=MODE_STYLES[m], linewidth=1.6,
+                           label=f"thread scaling: {MODE_SHORT[m]}") for m in modes]
+    return handles
+
+
+def draw_figure(r: dict, w: str):
+    """Workload ``w``'s figure: one column of panels (arithmetic only, in memory and through
+    the DataLoader, with worker processes as squares, against the batch size at the top
+    thread count; the three against the thread count at the scaling batch size), y axes
+    logarithmic, one legend under them, the figure as tall as its panels and legend need."""
+    from matplotlib.figure import Figure
     from matplotlib.ticker import FuncFormatter, LogLocator, NullLocator
 
     top, b = analysis.top_threads(r), r["settings"]["scaling_batch"]
     panels = _panels(r, w)
+    handles = _handles(r, w, panels)
     wl = spec.WORKLOADS[w]
-    fig = Figure(figsize=(FIG_WIDTH_IN, PANEL_HEIGHT_IN * len(panels) + 3.4), dpi=FIG_DPI,
-                 layout="constrained")
+    # 3.4 in held the legend of nine entries: about a quarter of an inch an entry
+    fig = Figure(figsize=(FIG_WIDTH_IN, PANEL_HEIGHT_IN * len(panels) + 1.2
+                          + 0.245 * len(handles)), dpi=FIG_DPI, layout="constrained")
     axes = fig.subplots(len(panels), 1, squeeze=False)[:, 0]
     roof = r.get("roofline", {}).get(str(top))
     threads = analysis.thread_counts(r)
     for ax, panel in zip(axes, panels):
         if panel == "threads":
-            drawn = set()
+            modes = _thread_modes(r, w)
             for cfg in spec.CONFIGS:
-                for mode, style in (("arith", "-"), ("loader", "--")):
+                for mode in modes:
                     xs, cs = _by(r, "threads", config=cfg.name, mode=mode, workload=w, batch=b)
                     if len(cs) > 1:
-                        _series(ax, xs, cs, color=COLOURS[cfg.name], linestyle=style)
-                        drawn.add(mode)
+                        _series(ax, xs, cs, color=COLOURS[cfg.name],
+                                linestyle=MODE_STYLES[mode])
             ax.set_title(f"Thread scaling, batch {b}", fontsize=TITLE_PT)
-            ax.set_xlabel("threads" + (" (solid: arithmetic only; dashed: DataLoader)"
-                                       if len(drawn) > 1 else
-                                       " (arithmetic only)" if drawn == {"arith"} else
-                                       " (through the DataLoader)"), fontsize=FONT_PT)
+            ax.set_xlabel("threads" + (" (line styles: in the legend)" if len(modes) > 1
+                                       else f" ({analysis.MODE_WORDS[modes[0]]})"),
+                          fontsize=FONT_PT)
             ax.set_xscale("log", base=2)
             ax.set_xticks(threads, [str(t) for t in threads])
             ax.set_xlim(threads[0] / 1.25, threads[-1] * 1.25)
@@ -600,11 +734,15 @@ def draw_figure(r: dict, w: str):
                     if cfg.pipeline and cs:
                         _series(ax, xs, cs, color=PIPE_COLOURS[cfg.front_end], linestyle=":",
                                 alpha=0.8)
+                    xs, cs = _by(r, "batch", config=cfg.name, mode="workers", workload=w,
+                                 threads=top)
+                    if cs:
+                        _series(ax, xs, cs, color=COLOURS[cfg.name], marker="s",
+                                markersize=7, linestyle="none")
             elif roof:
                 ax.plot(bs, [roof["gflops"] * 1e9 / wl.flops_per_sample(x) for x in bs],
                         color="grey", linestyle="--", linewidth=1.4)
-            ax.set_title(("Arithmetic only" if panel == "arith" else "Through the DataLoader")
-                         + f", {_threads_words(top)}", fontsize=TITLE_PT)
+            ax.set_title(PANEL_TITLES[panel] + f", {_threads_words(top)}", fontsize=TITLE_PT)
             ax.set_xlabel("batch size", fontsize=FONT_PT)
             ax.set_xscale("log", base=2)
             ax.set_xticks(bs, [str(x) for x in bs])
@@ -620,18 +758,6 @@ def draw_figure(r: dict, w: str):
         ax.set_ylabel("samples/s (log scale)", fontsize=FONT_PT)
         ax.tick_params(labelsize=MIN_FONT_PT)
         ax.grid(alpha=0.3)
-    present = {c["config"] for c in analysis.cells(r, workload=w)}
-    handles = [Line2D([], [], color=COLOURS[c.name], marker="o", markersize=5, linewidth=1.6,
-                      label=c.label) for c in spec.CONFIGS if c.name in present]
-    if "loader" in panels:
-        fronts = [c.front_end for c in spec.CONFIGS
-                  if c.pipeline and analysis.cells(r, config=c.name, mode="pipeline")]
-        handles += [Line2D([], [], color=PIPE_COLOURS[f], linestyle=":", linewidth=1.6,
-                           label=PIPE_LABELS[f]) for f in fronts]
-    if "arith" in panels and roof:
-        handles.append(Line2D([], [], color="grey", linestyle="--", linewidth=1.4,
-                              label=f"GEMM roofline, {roof['gflops']:.0f} GFLOP/s, "
-                                    "in samples/s"))
     m, v = r["machine"], r["versions"]
     where = (f"{m['cpu_model']}, {m['cpus_available']} CPU(s); torch {v.get('torch')}, "
              f"mxnet {v.get('mxnet')}; {r['mode']} run of {r['created'][:10]}. Points: "
@@ -657,19 +783,31 @@ def _figures(r: dict) -> list[str]:
     """The figures section: one MyST figure per workload, linked to its full-size PNG."""
     top, b = analysis.top_threads(r), r["settings"]["scaling_batch"]
     m = r["machine"]
+    memory, workers = analysis.cells(r, mode="memory"), analysis.cells(r, mode="workers")
     lines = ["## The figures", "",
              "One figure per workload: samples per second (log scale) of each configuration "
-             f"against the batch size at {_threads_words(top)}, arithmetic only and through "
-             "the DataLoader (with each front end's data pipeline alone, dotted: the ceiling "
-             "a loader cell cannot pass unless pipeline and arithmetic overlap)"
+             f"against the batch size at {_threads_words(top)}, "
+             + ("arithmetic only and in memory (both with the GEMM roofline in samples/s)"
+                if memory else "arithmetic only (with the GEMM roofline in samples/s)")
+             + " and through the DataLoader (with each front end's data pipeline alone, "
+             "dotted: the ceiling a loader cell cannot pass unless pipeline and arithmetic "
+             "overlap"
+             + (f"; squares: the DataLoader with {spec.WORKER_PROCESSES} worker processes, at "
+                f"batch {b}" if workers else "") + ")"
              + (f", and against the thread count at batch {b}" if len(
                  analysis.thread_counts(r)) > 1 else "")
              + f". Run of {r['created'][:10]} on the machine below ({m['cpu_model']}, "
-             f"{m['cpus_available']} CPU(s)). Select a figure to open it at full size.", ""]
+             f"{m['cpus_available']} CPU(s))."
+             + "".join(f" {what}: {NOT_MEASURED}." for what, there in (
+                 ("The in-memory route", memory),
+                 (f"The DataLoader with {spec.WORKER_PROCESSES} worker processes", workers))
+                 if not there)
+             + " Select a figure to open it at full size.", ""]
     for w, name in figure_names(r).items():
         wl = spec.WORKLOADS[w]
         panels = _panels(r, w)
         what = {"arith": "arithmetic only against the batch size",
+                "memory": "in memory against the batch size",
                 "loader": "through the DataLoader against the batch size",
                 "threads": f"against the thread count at batch {b}"}
         alt = (f"Line charts for the {wl.label.split(' (')[0]}: samples per second of each "
@@ -711,6 +849,7 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         *_method(r),
         *_machine(r),
         *_throughput(r, top),
+        *_routes(r, top),
         *_comparisons(r),
         *_overlap(r, top),
         *_scaling(r),

@@ -398,3 +398,10 @@ assert compare.max_abs_diff(mx_flipped, pt_flipped) <= 1e-6
 # - Random augmentation moves to the batch, as tensor arithmetic (§7).
 # - Where the lesson is not the pipeline, the collection's notebooks that train for more than
 #   a few steps can use route 3; §6's table says what the seed's route costs instead.
+# - The [Benchmarks page](../../benchmarks.md) times the same routes (arithmetic, in memory,
+#   `DataLoader`, two workers) for the MLP and a LeNet, each framework in a fresh process of
+#   its own, beside the GEMM roofline. Its PyTorch figures are higher than this page's: its
+#   run of 2026-12-03 on this page's machine measured PyTorch's arithmetic at 167,000
+#   samples/s against about 71,000 here, in a kernel that has imported both frameworks (why
+#   was not investigated here; [notebook 1](../01_install_and_environment.ipynb) §3 shows
+#   what `import mxnet` does to PyTorch's threads).
