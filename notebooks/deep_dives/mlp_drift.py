@@ -213,15 +213,20 @@ nudge_gap = np.abs(losses["PyTorch float32"] - losses["PyTorch float32, nudged"]
  "the nudge understates the gap by": float(judged.gap.max() / nudge_gap.max())}
 
 # %% [markdown]
-# **Check**: the nudge stays within PyTorch's own drift (here and with the scalar kernels of
-# §2): it measures PyTorch alone. On this machine, where MXNet drifts the further, a yardstick
+# **Check**: when the two frameworks' losses first part by more than 1e-5, the nudged run is
+# still within rounding of PyTorch's (here and with the scalar kernels of §2): it measures
+# PyTorch alone. Later it may part too, or never: with the scalar kernels on an Intel Xeon
+# (2026-12-03, not this page's stored run) the frameworks parted at step 64, the nudge's small
+# change flipped a ReLU at step 91, and PyTorch's own float32 run flipped none in 200 steps
+# (its drift 4.5e-7 against the nudge's 3.4e-3). On this machine, where MXNet drifts the further, a yardstick
 # built on it understates the gap by the factor above and calls the faithful port broken;
 # with the scalar kernels, where PyTorch drifts as far as MXNet, it would not. A yardstick
 # whose verdict depends on the CPU is no yardstick; the larger of both drifts is the one that
 # holds on both.
 
 # %%
-assert nudge_gap.max() < 10 * judged.torch_drift.max()
+parted = int(np.argmax(judged.gap > 1e-5))          # the first step the frameworks part
+assert judged.gap[parted] > 1e-5 and nudge_gap[:parted + 1].max() <= 1e-5
 "the nudge: PyTorch's own sensitivity, not MXNet's"
 
 # %% [markdown]
