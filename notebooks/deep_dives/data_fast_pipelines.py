@@ -200,10 +200,10 @@ for loader, seed_batches in ((pt_worker_loader, pt_seed_batches),
 
 # %% [markdown]
 # Workers share the machine's cores with the training step, so what they buy depends on the
-# machine and the framework: §6's table has this run's numbers (in two runs on the 2-core
-# machine of the stored run, 2026-12-03, PyTorch's two workers gave 1.0 × and 1.4 × route 1's
-# speed, Gluon's 2.2 × and 2.4 ×). Either way each worker still transforms one image at a
-# time.
+# machine and the framework, and varies from run to run: §6's table has this run's numbers
+# (in the runs on the 2-core machine of the stored run, 2026-12-03, PyTorch's two workers gave
+# 1.0 × to 1.4 × route 1's speed, Gluon's 1.6 × to 2.4 ×). Either way each worker still
+# transforms one image at a time.
 #
 # ## 3. Transform once, batch by index
 #
