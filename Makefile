@@ -27,7 +27,7 @@ endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: wheelhouse all setup setup-nomxnet lint test test-nomxnet portability book notebooks sync \
+.PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet portability book notebooks sync \
         cheatsheet errors status migrate-catalogue migrate-page clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
@@ -90,10 +90,20 @@ lint: setup
 	$(BIN)/ruff check .
 
 ## test: unit tests, nbval over every notebook, pairing checks, the offline book build
-## (files in parallel, one per worker: JOBS=1 runs them one after the other)
+## (files in parallel, one per worker: JOBS=1 runs them one after the other); the 30 slowest
+## tests are listed at the end
 JOBS ?= auto
 test: setup
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=30
+
+## test-fast: the edit loop: the unit tests (tests/) and only the notebooks changed since
+## BASE (default HEAD: the uncommitted edits, a py:percent twin's included); `make test`
+## before a commit still runs everything
+BASE ?= HEAD
+test-fast: setup
+	@nbs="$$($(BIN)/python tools/changed_notebooks.py --since $(BASE))" || exit 2; \
+	echo "notebooks changed since $(BASE): $${nbs:-none}" | tr '\n' ' '; echo; \
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=10 tests $$nbs
 
 ## setup-nomxnet: create .venv-nomxnet: requirements-nomxnet.txt (torch, numpy 2, pytest and
 ## our package; no mxnet), as a user of sidebyside.mx2torch without MXNet has it

@@ -19,7 +19,8 @@
 #
 # `EPOCHS = 3` passes over the 60 000 training images (5 for MNIST) size the notebook for two
 # CPU cores. Raise it (the only knob) for a better model: each epoch adds the two epoch times
-# printed in section 5, most of them spent in the data pipelines. Whether "MXNet is about
+# printed in section 5 (from memory; through the seed's per-image loaders an epoch takes
+# several times longer, exercise 1). Whether "MXNet is about
 # twice as fast", as the seed says, is the deep dive [Timing the MLP](deep_dives/mlp_timing.ipynb).
 #
 # **Prerequisites**: [notebook 2](02_tensor_ops.ipynb) (tensors and their dtypes). **Time**:
@@ -240,6 +241,43 @@ assert np.array_equal(pt_first[1].numpy(), mx_first[1].asnumpy())
 # processes would compete with the training. What workers do differently in each framework is
 # [notebook 4 §7](04_data_loading.ipynb); raise `NUM_WORKERS` on a bigger machine (exercise 1).
 #
+# ### The epochs from memory
+#
+# The loaders transform one image at a time, every epoch: for this small MLP that costs
+# several times the arithmetic. Section 4's epochs therefore come from memory, the route of
+# [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) §3: the split transformed
+# once, each batch indexed by the epoch's order — the loaders' batches, checked below.
+# PyTorch writes the transforms as tensor arithmetic on the dataset's `uint8` `data`; Gluon's
+# `mx_trans` takes the whole split (the private `_data`: MXNet 1.9.1 has no public accessor):
+
+# %%
+pt_images = ((train.torch.data.to(torch.float32) / 255 - MEAN) / STD).unsqueeze(1)
+pt_labels = train.torch.targets
+mx_images = mx_trans(train.gluon._data)                     # (60000, 1, 28, 28) float32
+mx_labels = mx.nd.array(train.gluon._label, dtype="int32")
+
+
+def batches_in_memory(order):
+    """The batches of one epoch in the sample order `order`, from memory: PyTorch's and
+    Gluon's, each a list of (X, y) pairs."""
+    pt_idx = torch.tensor(order).split(BATCH_SIZE)
+    pt = [(pt_images[i], pt_labels[i]) for i in pt_idx]
+    mx_ = [(mx.nd.take(mx_images, i), mx.nd.take(mx_labels, i))
+           for i in (mx.nd.array(idx.numpy(), dtype="int64") for idx in pt_idx)]
+    return pt, mx_
+
+
+pt_mem, mx_mem = batches_in_memory(epoch_order(0))
+assert len(pt_mem) == len(mx_mem) == len(pt_train_loader) == 469
+assert compare.max_abs_diff(pt_mem[0][0], pt_first[0]) <= 1e-6      # the loaders' first batch
+assert compare.max_abs_diff(mx_mem[0][0], mx_first[0]) <= 1e-6
+assert compare.max_abs_diff(mx_mem[-1][0], pt_mem[-1][0]) <= 1e-6
+assert np.array_equal(pt_mem[0][1].numpy(), pt_first[1].numpy())
+assert np.array_equal(mx_mem[-1][1].asnumpy(), pt_mem[-1][1].numpy())
+assert pt_mem[-1][0].shape[0] == mx_mem[-1][0].shape[0] == 96      # the short last batch
+"from memory: the loaders' batches (pixels within 1e-6, labels equal), 468 × 128 + 96"
+
+# %% [markdown]
 # ## 2. Model
 #
 # **PyTorch**: `Linear` needs its input size, `ReLU` is a layer of its own, and the
@@ -465,14 +503,14 @@ assert not hasattr(mx.nd.ones((1,)), "item")    # the seed's `.item()` fails on 
 assert mx.nd.ones((1,)).mean().asscalar() == 1.0
 
 # %% [markdown]
-# Both train for `EPOCHS` epochs on the same batches. Each epoch is timed; `.item()` and
-# `.asscalar()` wait for every step, and `mx.nd.waitall()` makes sure nothing is left
-# queued when the clock stops (section 5 shows why that matters).
+# Both train for `EPOCHS` epochs on the same batches, from memory (end of section 1). Each
+# epoch is timed; `.item()` and `.asscalar()` wait for every step, and `mx.nd.waitall()`
+# makes sure nothing is left queued when the clock stops (section 5 shows why that matters).
 
 # %% tags=["nbval-ignore-output"]
 history = {"PyTorch": ([], [], []), "Gluon": ([], [], [])}   # losses, accs, seconds
 for epoch in range(EPOCHS):
-    pt_loader, mx_loader = loaders(epoch_order(epoch))
+    pt_loader, mx_loader = batches_in_memory(epoch_order(epoch))
     for name, run, loader in (("PyTorch", pt_train_epoch, pt_loader),
                               ("Gluon", mx_train_epoch, mx_loader)):
         tic = time.perf_counter()
@@ -693,8 +731,7 @@ assert abs((one * LR).asscalar() - LR) == 0     # ordinary NDArray arithmetic st
 
 # %%
 N_DRIFT = 200
-drift_batches = [(X.view(-1, 28 * 28), y)
-                 for X, y in itertools.islice(loaders(epoch_order(0))[0], N_DRIFT)]
+drift_batches = [(X.view(-1, 28 * 28), y) for X, y in pt_mem[:N_DRIFT]]
 
 
 def judge_runs(batch_list, gluon_update=with_trainer):
@@ -804,14 +841,14 @@ assert matched_threads.torch == matched_threads.mxnet
 assert all(t.synced and len(t.seconds) == 5 for t in forward.values())
 print(matched_threads)
 {"forward, batch of 128": {name: str(t) for name, t in forward.items()},
- "epochs with data pipeline (s)": {k: [round(t, 2) for t in history[k][2]] for k in history}}
+ "epochs from memory (s)": {k: [round(t, 2) for t in history[k][2]] for k in history}}
 
 # %% [markdown]
-# These numbers are this machine's, under its load: printed, never asserted. For this small
-# MLP most of an epoch is the data pipeline, which runs in Python one image at a time, so an
-# epoch's time says more about the two pipelines than about the arithmetic. The deep dive
-# [Timing the MLP](deep_dives/mlp_timing.ipynb) times the two apart at equal threads, and
-# [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) shows the way out: the
+# These numbers are this machine's, under its load: printed, never asserted. The epochs come
+# from memory, so they time the arithmetic and the Python of each loop, not the seed's data
+# pipelines, which would add several times as much (exercise 1). The deep dive
+# [Timing the MLP](deep_dives/mlp_timing.ipynb) times the parts apart at equal threads, and
+# [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) every input route: the
 # dataset transformed once and batched by index trains near the arithmetic's speed; the
 # book's [Benchmarks page](../benchmarks.md) settles the comparison in fresh processes at
 # stated thread counts (`make bench`).
@@ -839,8 +876,11 @@ print(matched_threads)
 #
 # ## Exercises
 #
-# 1. Set `NUM_WORKERS = 2` (or more, on a bigger machine) and compare the epoch times of
-#    section 5 with the ones you got with `0`. Which framework gains more, and why?
+# 1. Time one epoch through the seed's loaders instead of from memory:
+#    `pt_train_epoch(loaders(epoch_order(0))[0])` and `mx_train_epoch(loaders(epoch_order(0))[1])`
+#    (timed as in section 4; each trains its net one epoch further). How many times longer
+#    than an epoch from memory (section 5)? Then pass `num_workers=2` to `loaders` (or more,
+#    on a bigger machine): which framework gains more, and why?
 # 2. Call `mx_net.hybridize()` before training. Does float64 parity still hold
 #    (`lockstep64(by_hand, hybridize=True)`)? Does an epoch get faster, and which part of it?
 # 3. Set `LR = 0.125` (a float32 number) and rerun `lockstep64(with_trainer)`. From which
@@ -851,9 +891,12 @@ print(matched_threads)
 #    float32 judgement notice, and at which step?
 #
 # :::{dropdown} Solutions
-# 1. Both gain on spare cores. On a busy two-core machine Gluon gains and PyTorch may not:
-#    its main process computes with two threads, which then compete with the workers for the
-#    cores (with `torch.set_num_threads(1)` it gains too). One measured run is in the deep dive
+# 1. Several times longer in both: the deep dive
+#    [Fast input pipelines](deep_dives/data_fast_pipelines.ipynb) measured the same MLP at
+#    per image at about a quarter of its speed from memory, in each framework (its §6 table,
+#    two cores). With workers both gain on spare cores. On a busy two-core machine Gluon
+#    gains and PyTorch may not: its main process computes with two threads, which then
+#    compete with the workers for the cores (with `torch.set_num_threads(1)` it gains too). One measured run is in the deep dive
 #    [Timing the MLP](deep_dives/mlp_timing.ipynb) (*Measured once*).
 # 2. Float64 parity holds: the hybridized network agrees with PyTorch to rounding (≤ 1e-13,
 #    the first cell below; `Sequential.hybridize()` warns and hybridizes each `Dense` on its

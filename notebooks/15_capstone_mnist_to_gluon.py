@@ -162,7 +162,7 @@ show_diff(main_torch.train, main_gluon.train)
 
 # %% [markdown]
 # The check: one training step of both, from the same weights on the same 16 images, in
-# float64 (§6 runs 100 of them).
+# float64 (§6 runs 60 of them).
 
 # %%
 one_step = lockstep.run(lockstep.batches(1, 16), dtype="float64")
@@ -297,7 +297,7 @@ print(inspect.getsource(lockstep._gluon_step))
 # before its update, so the losses part from the second):
 
 # %% tags=["nbval-ignore-output"]
-batches = lockstep.batches(100, 16)
+batches = lockstep.batches(60, 16)
 own = lockstep.run(batches[:3], "float64", dropout="own", check_every=1)
 same = lockstep.run(batches[:3], "float64", dropout="same", check_every=1)
 slip = lockstep.run(batches[:3], "float64", check_every=1, gluon_optimizer_args={"epsilon": 1e-5})
@@ -312,7 +312,7 @@ assert slip.loss_gap[0] < 1e-12 and slip.weight_gap[0] > 1e6 * same.weight_gap[0
 "float64: own masks part at once; the same masks agree to rounding; the slip shows at step 1"
 
 # %% [markdown]
-# Then the whole proof, 100 steps: `lockstep.drift` trains four runs — PyTorch and Gluon, each
+# Then the whole proof, 60 steps: `lockstep.drift` trains four runs — PyTorch and Gluon, each
 # in float32 and float64, all with the same masks — and judges them with `sidebyside.drift`
 # ([notebook 3](03_mnist_mlp.ipynb) §4): the float64 pair must agree to rounding; the float32
 # gap between the scripts must stay within 2 × the larger of each framework's own
@@ -343,10 +343,10 @@ assert judged.losses[-20:, 1].mean() < 0.7 * judged.losses[:20, 1].mean()      #
 judged.loss.check()
 judged.weights.check()
 assert judged.loss.gluon_drift.max() > 10 * judged.loss.torch_drift.max()
-"the port: float64 to ~1e-15 for 100 steps; float32 within 2 × the drift, MXNet's the larger"
+"the port: float64 to ~1e-15 for 60 steps; float32 within 2 × the drift, MXNet's the larger"
 
 # %% [markdown]
-# The float32 gap between the scripts grows far beyond float32's rounding within a hundred
+# The float32 gap between the scripts grows far beyond float32's rounding within sixty
 # steps (the figure), and it is not a porting error: Gluon's float32 run is as far from
 # Gluon's own float64 run. PyTorch's float32 stays closer to its float64 run here (which
 # framework drifts more depends on the CPU's kernels, [notebook 3](03_mnist_mlp.ipynb) §4),

@@ -452,8 +452,10 @@ assert sorted(p.name for p in Path(work.name).iterdir()) == [
 # The legacy script saved with `save_params` — keys without the network's prefix
 # ([notebook 13](13_serialization.ipynb) §3). `sidebyside.convert` reads that file into the
 # port's network and checks both on an input before writing the `.pt`
-# ([notebook 14](14_converting_models.ipynb)); then both networks test on the batches the
-# legacy loop sees. (Where only the files are left — an `export()` or a Module checkpoint,
+# ([notebook 14](14_converting_models.ipynb)); then both networks test on the legacy loop's
+# first 64 validation batches, 2 048 images (the stored run of 2026-12-03 tested all 9 984,
+# where the two accuracies agreed to four digits, 0.1222: a fifth of the images, for a fifth
+# of the time). (Where only the files are left — an `export()` or a Module checkpoint,
 # without the code that built the network — [notebook 19](19_legacy_files_to_pytorch.ipynb)
 # translates the graph itself.)
 
@@ -473,7 +475,7 @@ ported.load_state_dict(torch.load(folder / "converted.pt"))
 mx_val.reset()
 mx_metric, pt_metric = mx.metric.Accuracy(), MulticlassAccuracy(num_classes=10, average="micro")
 ported.eval()
-for batch in mx_val:                              # the legacy loop's batches, for both
+for batch in itertools.islice(mx_val, 64):        # the legacy loop's batches, for both
     mx_metric.update(batch.label, [legacy_net(batch.data[0])])
     with torch.no_grad():
         pt_metric.update(ported(torch.from_numpy(batch.data[0].asnumpy())),
@@ -485,8 +487,8 @@ print(f"legacy checkpoint: MXNet {mx_metric.get()[1]:.4f}, converted into PyTorc
       f"{pt_metric[1]:.4f} on {mx_metric.num_inst} images")
 
 # %%
-assert mx_metric.num_inst == 9984
-assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 9984          # a near-tie or two at most
+assert mx_metric.num_inst == 64 * 32
+assert abs(mx_metric.get()[1] - pt_metric[1]) <= 2 / 2048          # a near-tie or two at most
 "the checkpoint the legacy script saved tests the same in PyTorch"
 
 # %% [markdown]

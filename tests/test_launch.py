@@ -325,6 +325,25 @@ def test_free_port_is_bindable():
         s.bind(("127.0.0.1", port))
 
 
+def test_free_port_is_outside_the_ephemeral_range():
+    # the port a scheduler will bind later must not be one the OS can hand to a server's
+    # bind(0) meanwhile (the ps-lite 'Check failed: is_scheduler_' crash)
+    low, high = launch._ephemeral_range()
+    assert 1 <= low <= high <= 65535
+    if low <= 1024 and high >= 65535:
+        pytest.skip(f"this machine's ephemeral range {low}-{high} leaves no port outside it")
+    ports = {launch.free_port() for _ in range(50)}
+    assert not any(low <= p <= high for p in ports), sorted(ports)
+    assert len(ports) > 1                                    # drawn, not one fixed port
+
+
+def test_free_port_falls_back_to_the_os_when_no_port_outside_is_free(monkeypatch):
+    monkeypatch.setattr(launch, "port_in_use", lambda host, port: True)
+    low, high = launch._ephemeral_range()
+    port = launch.free_port()
+    assert low <= port <= high                               # bind(0) gave it
+
+
 # --- several hosts: command lines --------------------------------------------------------------
 
 def split_line(line):

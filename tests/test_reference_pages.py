@@ -282,6 +282,20 @@ def test_status_reads_timings_and_errors(tmp_path, status_tool):
     assert "not recorded" in status_tool.render(tmp_path)[0]
 
 
+def test_status_budget_names_what_is_over_it(status_tool):
+    def row(number, stem, seconds):
+        return status_tool.Status(stem, number, "t", 1, 1, seconds, 1, (), 0, (), (), "", "")
+    within = [row(1, "01_a", 59.9), row(2, "02_b", 40.1), row(None, "deep_dives/x", 12)]
+    line = status_tool.budget_line(within)
+    assert "numbered notebooks 100.0 s (within), deep dives 12.0 s" in line
+    assert line.endswith("over 60 s: none.")
+    over = [row(1, "01_a", 60.5), row(2, "02_b", 250.0), row(None, "deep_dives/x", 61),
+            row(None, "deep_dives/y", None)]
+    line = status_tool.budget_line(over)
+    assert "numbered notebooks 310.5 s (**over**)" in line
+    assert line.endswith("over 60 s: **1 (60.5 s)**, **2 (250.0 s)**, **deep_dives/x (61.0 s)**.")
+
+
 def test_reference_pages_are_in_the_toc():
     toc = (ROOT / "book" / "_toc.yml").read_text()
     assert "- file: errors" in toc and "- file: status" in toc

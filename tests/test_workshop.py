@@ -53,10 +53,12 @@ def test_sections_hold_every_word_and_the_status_pages_seconds(notebooks):
 
 
 def test_notebook_3_section_4_holds_the_training(notebooks):
-    """The training loop is where the stored run spent its time: most of notebook 3's."""
+    """The training loop is where the stored run spent most of notebook 3's time (the
+    epochs, from memory, and the float64 and float32 lockstep runs)."""
     nb = notebooks[3]
     total = sum(s.seconds for s in nb.sections)
-    assert nb.section("4").seconds > 0.7 * total
+    assert nb.section("4").seconds == max(s.seconds for s in nb.sections)
+    assert nb.section("4").seconds > 0.5 * total
     assert nb.section("4").title == "4. Training loop"
 
 
@@ -86,7 +88,7 @@ def test_a_skipped_section_is_run_but_not_read(tool, notebooks):
 
 def test_an_agenda_that_overruns_or_names_what_is_not_there_is_refused(tool, notebooks):
     long = tool.Agenda("too-long", "t", "a", "09:00", "09:30", (tool.Teach(3, (1, 2, 3, 4)),))
-    with pytest.raises(ValueError, match="ends at 09:55, after its end 09:30"):
+    with pytest.raises(ValueError, match="ends at 10:00, after its end 09:30"):
         tool.schedule(long, notebooks)
     with pytest.raises(KeyError, match="03_mnist_mlp: no section '9'"):
         tool.block_minutes(notebooks[3], tool.Teach(3, (9,)))

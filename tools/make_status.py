@@ -163,6 +163,24 @@ def mutation_lines(path: Path = MUTATION) -> list[str]:
     return [mutate.status_section(results).rstrip("\n"), ""]
 
 
+# the time budget of a stored run on two cores (CONTRIBUTING.md, "One sitting per notebook")
+BUDGET_NOTEBOOK = 60.0        # seconds, any notebook, deep dives included
+BUDGET_NUMBERED = 300.0       # seconds, the numbered notebooks together
+
+
+def budget_line(rows: list[Status]) -> str:
+    """The budget, what the stored runs spend of it, and every notebook over it."""
+    numbered = sum(s.seconds or 0 for s in rows if s.number is not None)
+    deep = sum(s.seconds or 0 for s in rows if s.number is None)
+    over = [f"{s.number or s.stem} ({s.seconds:.1f} s)" for s in rows
+            if s.seconds is not None and s.seconds > BUDGET_NOTEBOOK]
+    verdict = "within" if numbered <= BUDGET_NUMBERED else "**over**"
+    return (f"Time budget (two cores): each notebook at most {BUDGET_NOTEBOOK:.0f} s, the "
+            f"numbered notebooks together at most {BUDGET_NUMBERED:.0f} s. The stored runs: "
+            f"numbered notebooks {numbered:.1f} s ({verdict}), deep dives {deep:.1f} s; over "
+            f"{BUDGET_NOTEBOOK:.0f} s: " + (", ".join(f"**{o}**" for o in over) or "none") + ".")
+
+
 def render(notebooks: Path = NOTEBOOKS, mutation: Path = MUTATION) -> tuple[str, dict]:
     rows = read_all(notebooks)
     env_path = notebooks / f"{ENV_NOTEBOOK}.ipynb"
@@ -196,6 +214,8 @@ def render(notebooks: Path = NOTEBOOKS, mutation: Path = MUTATION) -> tuple[str,
         f"{stats['code cells']} code cells, {_seconds(total if timed else None)} of execution "
         f"({len(timed)} of {len(rows)} notebooks timed); {stats['ok']} of {len(rows)} "
         "without an unexpected error.",
+        "",
+        budget_line(rows),
         "",
         "## Versions",
         "",

@@ -230,7 +230,7 @@ def _pytorch_to_gluon_3h() -> Agenda:
         "09:00", "12:00", (
             Teach(1, (2,), note="the pins, and why: the setup was done before the day"),
             Teach(2, (1, 2, 3, 4)),
-            Teach(3, (1, 2, 3, 4), (2,), note="the four steps in Gluon"),
+            Teach(3, (1, 2, 3, 4), note="the four steps in Gluon"),
             Pause(15, "break"),
             Teach(5, (1, 2), note="`autograd.record` and its scopes"),
             Teach(15, (1, 2, 3, 4, 6), (1,),

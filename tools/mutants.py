@@ -159,6 +159,14 @@ nb("03", "test-normalize", "loader = gluon.data.DataLoader(test.gluon.transform_
 nb("03", "fresh-relu", '    mx_.add(gluon.nn.Dense(256, activation="relu"), gluon.nn.Dense(10))',
    "    mx_.add(gluon.nn.Dense(256), gluon.nn.Dense(10))", "activation-dropped",
    "the lockstep twin network built without its ReLU")
+nb("03", "memory-normalize-dropped",
+   "pt_images = ((train.torch.data.to(torch.float32) / 255 - MEAN) / STD).unsqueeze(1)",
+   "pt_images = (train.torch.data.to(torch.float32) / 255).unsqueeze(1)", "missing-call",
+   "the dataset transformed once into memory without the pipeline's Normalize")
+nb("03", "memory-labels-unshuffled",
+   "    mx_ = [(mx.nd.take(mx_images, i), mx.nd.take(mx_labels, i))",
+   "    mx_ = [(mx.nd.take(mx_images, i), mx_labels[:len(i)])", "off-by-one",
+   "batches from memory whose labels are not taken by the same shuffled index as the images")
 nb("03", "rescale-grad", "kernel_96 = mx.nd.sgd_update(one, one, lr=0.125, rescale_grad=1 / 96)",
    "kernel_96 = mx.nd.sgd_update(one, one, lr=0.125, rescale_grad=96)", "scale",
    "rescale_grad given the batch size instead of 1 / batch size")

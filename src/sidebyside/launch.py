@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import random
 import re
 import shlex
 import signal
@@ -140,8 +141,32 @@ class PortInUse(RuntimeError):
 # Small helpers
 
 
+def _ephemeral_range() -> tuple[int, int]:
+    """The ports the OS hands out for ``bind(port=0)`` (Linux: ``ip_local_port_range``; else
+    IANA's dynamic range)."""
+    try:
+        low, high = map(int, Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split())
+    except (OSError, ValueError):
+        low, high = 49152, 65535
+    return low, high
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that is free on ``host`` right now (the OS picks it)."""
+    """A TCP port that is free on ``host`` right now, chosen *outside* the OS's ephemeral range.
+
+    Why not simply let the OS pick (``bind(port=0)``)? The port is released when this returns,
+    and the process meant to take it (a scheduler importing MXNet: a second or two) binds it
+    later. Meanwhile the other processes of the same job pick their own ports the ``bind(0)``
+    way (ps-lite's servers and workers do), and the OS may hand one of them the port just
+    released: a server then sits on the scheduler's port and dies when a worker registers
+    there (``van.cc: Check failed: is_scheduler_`` — seen once in about ten CI runs). Ports
+    outside the ephemeral range are never handed out that way. Falls back to ``bind(0)``
+    when no port below or above the range is free."""
+    low, high = _ephemeral_range()
+    candidates = [*range(max(1024, low - 12288), low), *range(high + 1, min(65536, high + 4097))]
+    for port in random.sample(candidates, min(len(candidates), 64)):
+        if not port_in_use(host, port):
+            return port
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return s.getsockname()[1]
