@@ -48,6 +48,11 @@ def test_tagged_cells_become_one_tab_set_per_pair():
     made, unpaired = pair_cells(legacy)
     assert made == 1 and unpaired == list(legacy.children[1:]) and len(legacy.children) == 3
     assert [item[0].astext() for item in legacy[0].children] == ["MXNet", "PyTorch"]
+    # every set opens on its PyTorch tab, in either order (sphinx-design checks the item marked
+    # selected, else the first): otherwise a first visit shows MXNet in one set, PyTorch in the
+    # next, and a click on the MXNet tab already open syncs nothing
+    assert [item.get("selected") for item in tab_set.children] == [True, False]
+    assert [item.get("selected") for item in legacy[0].children] == [False, True]
 
 
 def _myst_paragraph(markdown):

@@ -31,6 +31,7 @@ The command prints one line per problem and exits 1 if there is any.
 """
 import argparse
 import base64
+import concurrent.futures
 import contextlib
 import functools
 import http.server
@@ -522,8 +523,44 @@ def list_pages(html_dir):
                   if not p.relative_to(html_dir).as_posix().startswith(("_static/", "_sources/")))
 
 
-def check_book(html_dir, artifacts=None, binary=None, pages=None):
-    """Every check on every page of the built book in ``html_dir``; returns a Report."""
+# Tabs driven at once (each its own DevTools connection and page): a page check mostly waits
+# (the load, the settle, the screenshot), so four tabs take about a third of one tab's time on
+# two cores (tools/browser_check.py on the 55-page book, 2026-12-04: 94 s with one tab).
+TABS = 4
+
+
+def _check_share(ws_url, html_dir, viewport, pages, shots, searches):
+    """One tab at ``viewport`` over ``pages`` (and the searches if ``searches``): problems,
+    notes and screenshots keyed as in :func:`check_book`'s report."""
+    out = {"problems": {}, "notes": {}, "shots": {}}
+    # its own server, so its own origin: the tab sets' choice is kept in the origin's storage,
+    # and a click in one tab would otherwise switch the sets of another tab's page
+    with serve(html_dir) as base, contextlib.closing(DevTools(ws_url)) as dt:
+        target, session = _open_session(dt, viewport)
+        for page in pages:
+            problems, facts = check_page(dt, session, base, page, viewport, shots)
+            out["problems"][page] = problems
+            out["notes"][(page, viewport)] = facts
+            if facts and facts.get("screenshot"):
+                out["shots"][page] = facts["screenshot"]
+        if searches:
+            problems, found = check_search(dt, session, base, viewport)
+            out["problems"][None] = problems
+            out["notes"][("search.html?q=" + SEARCH_TERM, viewport)] = found
+            if viewport == "desktop":     # as the README opens it: a file, not served
+                problems, found = check_search(dt, session, Path(html_dir).resolve().as_uri(),
+                                               viewport)
+                out["problems"][None] += problems
+                out["notes"][("search.html?q=" + SEARCH_TERM + " (file://)", viewport)] = found
+        dt.send("Target.closeTarget", {"targetId": target})
+    return out
+
+
+def check_book(html_dir, artifacts=None, binary=None, pages=None, tabs=TABS):
+    """Every check on every page of the built book in ``html_dir``; returns a Report.
+
+    ``tabs`` pages are open at once (the viewports' pages split between them); the report
+    lists the problems in the same order as one tab would: by viewport, page, then search."""
     binary = binary or find_chromium()
     if not binary:
         raise FileNotFoundError("chromium not found: apt-get install chromium")
@@ -531,30 +568,28 @@ def check_book(html_dir, artifacts=None, binary=None, pages=None):
     shots = Path(artifacts) if artifacts else None
     if shots:
         shots.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="sbs-chromium-") as profile, \
-            serve(html_dir) as base, chromium(binary, profile) as ws_url:
-        dt = DevTools(ws_url)
-        try:
-            for viewport in VIEWPORTS:
-                target, session = _open_session(dt, viewport)
-                for page in report.pages:
-                    problems, facts = check_page(dt, session, base, page, viewport, shots)
-                    report.problems += problems
-                    report.notes[(page, viewport)] = facts
-                    if facts and facts.get("screenshot"):
-                        report.screenshots.append(facts["screenshot"])
-                problems, found = check_search(dt, session, base, viewport)
-                report.problems += problems
-                report.notes[("search.html?q=" + SEARCH_TERM, viewport)] = found
-                if viewport == "desktop":     # as the README opens it: a file, not served
-                    problems, found = check_search(
-                        dt, session, Path(html_dir).resolve().as_uri(), viewport)
-                    report.problems += problems
-                    report.notes[("search.html?q=" + SEARCH_TERM + " (file://)", viewport)] = \
-                        found
-                dt.send("Target.closeTarget", {"targetId": target})
-        finally:
-            dt.close()
+    per_viewport = max(1, tabs // len(VIEWPORTS))
+    n = len(report.pages)
+    shares = [(viewport, report.pages[k * n // per_viewport:(k + 1) * n // per_viewport], k == 0)
+              for viewport in VIEWPORTS for k in range(per_viewport)]
+    with tempfile.TemporaryDirectory(prefix="sbs-chromium-", ignore_cleanup_errors=True) as profile, \
+            chromium(binary, profile) as ws_url, \
+            concurrent.futures.ThreadPoolExecutor(len(shares)) as pool:
+        futures = [pool.submit(_check_share, ws_url, html_dir, viewport, share, shots,
+                               searches) for viewport, share, searches in shares]
+        results = [f.result() for f in futures]       # a tab's exception is raised here
+    for viewport in VIEWPORTS:
+        mine = [r for (v, _, _), r in zip(shares, results) if v == viewport]
+        for page in report.pages:
+            [r] = [r for r in mine if page in r["problems"]]     # the one tab it was in
+            report.problems += r["problems"][page]
+            report.notes[(page, viewport)] = r["notes"][(page, viewport)]
+            if page in r["shots"]:
+                report.screenshots.append(r["shots"][page])
+        for r in mine:
+            report.problems += r["problems"].get(None, [])
+            report.notes.update({k: v for k, v in r["notes"].items()
+                                 if k[0].startswith("search.html?")})
     return report
 
 

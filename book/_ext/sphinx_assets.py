@@ -35,7 +35,7 @@ outside), the second tab the Markdown between and the second cell (with its own 
 (Markdown between allowed: "**Gluon**, the NumPy-style `mx.np` API:") goes into the second tab
 too, unless it starts a pair of its own with the cell after it. The notebook is
 the single source: JupyterLab shows the cells one after the other, the book shows the same
-cells and outputs as tabs. All tab sets of the book share one sync group, so picking "Gluon"
+cells and outputs as tabs, each opening on its PyTorch tab. All tab sets of the book share one sync group, so picking "Gluon"
 once shows the Gluon side everywhere (sphinx-design remembers the choice). A check cell after
 the pair stays outside, visible under either tab. An unpaired tag is a build warning (the
 book builds with ``-W``).
@@ -260,7 +260,11 @@ def _tab_item(tag, children):
     rubric = nodes.rubric(label, label, classes=["sd-tab-label"], sync_id=sync_id)
     content = create_component("tab-content", classes=["sd-tab-content"],
                                children=children)
-    return create_component("tab-item", classes=["sd-tab-item"], children=[rubric, content])
+    # the PyTorch tab is the one shown first in every set, whichever cell comes first: a page
+    # whose first set opens on MXNet would show both frameworks at once to a first-time
+    # reader (nothing stored yet), and clicking the MXNet tab already shown switches nothing
+    return create_component("tab-item", classes=["sd-tab-item"], children=[rubric, content],
+                            selected=sync_id == "pytorch")
 
 
 def _next_cell(parent, i):
