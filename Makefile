@@ -157,11 +157,13 @@ portability: setup
 	$(PORTABLE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 
 ## book: build the HTML book into book/_build/html; executes only the notebooks whose code
-## changed since the last build (jupyter-cache keeps the others' outputs)
+## changed since the last build (jupyter-cache keeps the others' outputs), BOOK_JOBS at a time
+## (default: one per CPU; tools/prefill_book_cache.py), those that time themselves alone
 # jupyter-cache matches a notebook by its code alone, so the cache is emptied whenever what
 # the code runs against changes: the pins, the installed .venv, our package, the example
 # scripts, the tools a notebook names (not the page generators or test plugins), or the dataset.
 BOOK_CACHE := book/_build/.jupyter_cache
+BOOK_JOBS ?=
 BOOK_TOOLS := $(foreach t,$(wildcard tools/*.py),\
   $(if $(shell grep -lw '$(basename $(notdir $(t)))' notebooks/*.py notebooks/deep_dives/*.py 2>/dev/null),$(t)))
 BOOK_CACHE_INPUTS := requirements.txt constraints.txt $(STAMP) \
@@ -172,6 +174,7 @@ book: setup
 	if [ "$$(cat $(BOOK_CACHE).key 2>/dev/null)" != "$$key" ]; then \
 	  if [ -d $(BOOK_CACHE) ]; then echo "Emptying $(BOOK_CACHE): its inputs changed"; fi; \
 	  rm -rf $(BOOK_CACHE); mkdir -p $(dir $(BOOK_CACHE)); echo "$$key" > $(BOOK_CACHE).key; fi
+	$(BIN)/python tools/prefill_book_cache.py $(BOOK_CACHE) $(NOTEBOOKS)$(if $(strip $(BOOK_JOBS)), --jobs $(BOOK_JOBS))
 	$(BIN)/jupyter-book build book --all -W -n --keep-going
 	@echo "Open book/_build/html/index.html"
 
