@@ -20,14 +20,15 @@ import os
 import re
 import sys
 import time
-from datetime import datetime
 from pathlib import Path
 
 import nbformat
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-ANSI = re.compile(r"\x1b\[[0-9;]*m")
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_status import ANSI, _stamp  # noqa: E402  (the status page reads the same stamps)
+
 TIMES_ITSELF = re.compile(r"\b(perf_counter|timeit|timing\.)")
 
 
@@ -44,7 +45,7 @@ def stored_seconds(nb):
         ex = cell.get("metadata", {}).get("execution", {})
         for key in ("iopub.execute_input", "shell.execute_reply"):
             if key in ex:
-                stamps.append(datetime.fromisoformat(ex[key].replace("Z", "+00:00")))
+                stamps.append(_stamp(ex[key]))
     return (max(stamps) - min(stamps)).total_seconds() if stamps else 0.0
 
 
@@ -80,8 +81,9 @@ def prefill(cache_path, notebooks, jobs, timeout, allow_errors, log=print):
         except KeyError:
             pass
         todo.append((stored_seconds(nb), times_itself(nb), str(path)))
-    together = [p for _, alone, p in sorted(todo, reverse=True) if not alone]
-    alone = [p for _, alone_, p in sorted(todo, reverse=True) if alone_]
+    longest_first = sorted(todo, reverse=True)
+    together = [p for _, timed, p in longest_first if not timed]
+    alone = [p for _, timed, p in longest_first if timed]
     log(f"{len(notebooks) - len(todo)} notebooks cached already; executing {len(together)}, "
         f"{jobs} at a time, then {len(alone)} that time themselves, one at a time")
     failures = {}
