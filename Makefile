@@ -93,8 +93,13 @@ lint: setup
 ## (files in parallel, one per worker: JOBS=1 runs them one after the other); the 30 slowest
 ## tests are listed at the end
 JOBS ?= auto
+# Each worker's kernels keep their thread counts (PyTorch all CPUs, MXNet half), but an idle
+# OpenMP thread sleeps instead of spinning (libgomp's default spins), so two workers' threads
+# do not take the cores from each other: notebooks 15 and 16 side by side (-n 2, 2 CPUs) took
+# 141 s spinning, 60 s passive (2026-12-04). It changes no result, only how threads wait.
+PASSIVE := OMP_WAIT_POLICY=PASSIVE
 test: setup
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=30
+	$(PASSIVE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=30
 
 ## test-fast: the edit loop: the unit tests (tests/) and only the notebooks changed since
 ## BASE (default HEAD: the uncommitted edits, a py:percent twin's included); `make test`
@@ -103,7 +108,7 @@ BASE ?= HEAD
 test-fast: setup
 	@nbs="$$($(BIN)/python tools/changed_notebooks.py --since $(BASE))" || exit 2; \
 	echo "notebooks changed since $(BASE): $${nbs:-none}" | tr '\n' ' '; echo; \
-	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=10 tests $$nbs
+	$(PASSIVE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=10 tests $$nbs
 
 ## setup-nomxnet: create .venv-nomxnet: requirements-nomxnet.txt (torch, numpy 2, pytest and
 ## our package; no mxnet), as a user of sidebyside.mx2torch without MXNet has it
@@ -152,9 +157,9 @@ PORTABLE := OMP_NUM_THREADS=1 MXNET_OMP_MAX_THREADS=1 ATEN_CPU_CAPABILITY=defaul
             MKL_ENABLE_INSTRUCTIONS=SSE4_2 DNNL_MAX_CPU_ISA=SSE41 ONEDNN_MAX_CPU_ISA=SSE41 \
             OPENBLAS_CORETYPE=Prescott
 portability: setup
-	$(PORTABLE) MXNET_ENGINE_TYPE=NaiveEngine $(BIN)/python -m pytest -n $(JOBS) \
+	$(PORTABLE) $(PASSIVE) MXNET_ENGINE_TYPE=NaiveEngine $(BIN)/python -m pytest -n $(JOBS) \
 	  --dist loadfile tests/test_apimap.py notebooks/02_tensor_ops.ipynb
-	$(PORTABLE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
+	$(PORTABLE) $(PASSIVE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=20 notebooks
 
 ## book: build the HTML book into book/_build/html; executes only the notebooks whose code
 ## changed since the last build (jupyter-cache keeps the others' outputs), BOOK_JOBS at a time

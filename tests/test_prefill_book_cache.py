@@ -35,11 +35,13 @@ def test_stored_seconds_and_which_notebooks_time_themselves():
     assert prefill.times_itself(new_notebook(cells=[new_code_cell("%timeit f()")]))
 
 
-def test_executed_notebooks_are_what_the_book_build_then_finds(tmp_path):
+def test_executed_notebooks_are_what_the_book_build_then_finds(tmp_path, monkeypatch):
     from jupyter_cache import get_cache
 
-    ok = _write(tmp_path / "ok.ipynb", "import os\nprint(os.getcwd())", "2 + 2")
-    timed = _write(tmp_path / "timed.ipynb", "import time\nt0 = time.perf_counter()")
+    monkeypatch.delenv("OMP_WAIT_POLICY", raising=False)     # `make test` sets it
+    wait = "os.environ.get('OMP_WAIT_POLICY')"
+    ok = _write(tmp_path / "ok.ipynb", "import os\nprint(os.getcwd())", "2 + 2", wait)
+    timed = _write(tmp_path / "timed.ipynb", "import os, time\nt0 = time.perf_counter()", wait)
     bad = _write(tmp_path / "bad.ipynb", "raise ValueError('on purpose')")
     cache_dir = tmp_path / "cache"
     lines = []
@@ -53,7 +55,11 @@ def test_executed_notebooks_are_what_the_book_build_then_finds(tmp_path):
     assert merged.cells[0].outputs[0]["text"].strip() == str(tmp_path)     # run in its folder
     assert merged.cells[1].outputs[0]["data"]["text/plain"] == "4"
     assert record.data["execution_seconds"] > 0
+    # executed together: idle OpenMP threads sleep; timing itself, alone: the environment as is
+    assert merged.cells[2].outputs[0]["data"]["text/plain"] == "'PASSIVE'"
     cache.match_cache_notebook(nbformat.read(timed, as_version=4))
+    _, merged = cache.merge_match_into_notebook(nbformat.read(timed, as_version=4))
+    assert "outputs" in merged.cells[1] and merged.cells[1].outputs == []   # None: no output
     with pytest.raises(KeyError):                        # a failed notebook is not cached
         cache.match_cache_notebook(nbformat.read(bad, as_version=4))
     # a second call executes only what is missing

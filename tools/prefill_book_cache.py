@@ -9,7 +9,10 @@ stored run, each in its own folder as myst-nb runs it, with the timeout and ``al
 book/_config.yml; then the build finds every notebook cached ("Using cached notebook") and
 only renders. A notebook that times what it runs (it calls ``time.perf_counter``,
 ``timeit`` or the helper package's ``timing``) is executed alone, after the others, so the
-speeds the book shows are not measured beside another notebook.
+speeds the book shows are not measured beside another notebook. The kernels executed together
+run with ``OMP_WAIT_POLICY=PASSIVE`` (unless it is set already): their idle OpenMP threads
+sleep instead of spinning on the cores the other kernels compute on (the Makefile's `test`
+says what it saved); the notebooks that time themselves run with the environment as it is.
 
 A notebook that fails is not cached; each failure is printed (its last traceback lines) and the
 command exits 1, so `make book` stops before building.
@@ -66,6 +69,11 @@ def _execute(path, timeout, allow_errors):
     return path, nb, result.time, None
 
 
+def _threads_wait_passively():
+    """Pool initializer for the kernels executed together (they inherit this environment)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
 def prefill(cache_path, notebooks, jobs, timeout, allow_errors, log=print):
     """Execute into the cache what it lacks; returns the failures as {path: error text}."""
     from jupyter_cache import get_cache
@@ -101,7 +109,8 @@ def prefill(cache_path, notebooks, jobs, timeout, allow_errors, log=print):
     for group, workers in ((together, jobs), (alone, 1)):
         if not group:
             continue
-        with concurrent.futures.ProcessPoolExecutor(workers) as pool:
+        initializer = _threads_wait_passively if workers > 1 else None
+        with concurrent.futures.ProcessPoolExecutor(workers, initializer=initializer) as pool:
             futures = [pool.submit(_execute, p, timeout, allow_errors) for p in group]
             for future in concurrent.futures.as_completed(futures):
                 keep(*future.result())
