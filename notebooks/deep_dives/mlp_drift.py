@@ -182,7 +182,7 @@ first_flip = {name: int(np.argmax(f > 0)) if f.any() else None
 # loss is computed before its update), its drift stays within a few millionths — the error of
 # its float32 gradients, added up step by step; after its flips it grows by orders of
 # magnitude. Gluon's float32 flips first (the counts above: the stored run's Intel Xeon).
-# When PyTorch's flips is the CPU's doing as much as the framework's: on an AMD EPYC
+# When PyTorch's float32 flips is the CPU's doing as much as the framework's: on an AMD EPYC
 # (2026-12-01, not re-run here) Gluon's flipped at the same step as on the Xeon and PyTorch's
 # not at all in 200 steps; one run with scalar kernels there — one thread,
 # `ATEN_CPU_CAPABILITY=default`, oneDNN at SSE4.1, as `make portability` runs the notebooks —
@@ -242,7 +242,7 @@ assert judged.gap[parted] > 1e-5 and nudge_gap[:parted + 1].max() <= 1e-5
 #   (`sidebyside.drift`), never by one framework's sensitivity: MXNet's float32 drifts the
 #   further from the first steps on, by orders of magnitude on an AMD EPYC and by a small
 #   factor on an Intel Xeon (§1), and a yardstick made of PyTorch alone — its own drift there,
-#   or the nudge anywhere — calls the faithful port broken.
+#   or the nudge with native kernels — calls the faithful port broken.
 # - Look at the first steps: before the first ReLU flip every drift is at rounding level, so a
 #   port error shows there even when the late drift would hide it.
 # - The float64 lockstep stays the sharp test; the drift says whether a float32 gap is what
