@@ -156,6 +156,7 @@ test-nomxnet: $(NOMXNET_STAMP)
 PORTABLE := OMP_NUM_THREADS=1 MXNET_OMP_MAX_THREADS=1 ATEN_CPU_CAPABILITY=default \
             MKL_ENABLE_INSTRUCTIONS=SSE4_2 DNNL_MAX_CPU_ISA=SSE41 ONEDNN_MAX_CPU_ISA=SSE41 \
             OPENBLAS_CORETYPE=Prescott
+# PASSIVE here too: a notebook may raise PyTorch's threads itself (notebook 1 times 1 and all CPUs)
 portability: setup
 	$(PORTABLE) $(PASSIVE) MXNET_ENGINE_TYPE=NaiveEngine $(BIN)/python -m pytest -n $(JOBS) \
 	  --dist loadfile tests/test_apimap.py notebooks/02_tensor_ops.ipynb
