@@ -346,13 +346,15 @@ table
 # %% [markdown]
 # The claim, asserted loosely (a loaded machine moves every number): the in-memory route costs
 # less than twice the arithmetic in both frameworks, and the seed's route costs more than the
-# in-memory one.
+# in-memory one. The asserts take each route's best of its three runs, not the median: a burst
+# of other work on the machine slows a run, never speeds one up (a CI run with a test beside
+# it, 2026-12-04, once put PyTorch's route-3 median above 2 × the arithmetic's).
 
 # %%
-slower = {fw: times["1 per image", fw].median / times["3 in memory, by index", fw].median
+slower = {fw: times["1 per image", fw].best / times["3 in memory, by index", fw].best
           for fw in ("PyTorch", "Gluon")}
 for fw in ("PyTorch", "Gluon"):
-    assert times["3 in memory, by index", fw].median < 2 * arith[fw], fw
+    assert times["3 in memory, by index", fw].best < 2 * times["4 arithmetic only", fw].best, fw
     assert slower[fw] > 1, fw
 "in memory, by index: within 2 x of the arithmetic in both frameworks"
 
