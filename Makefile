@@ -27,7 +27,7 @@ endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet portability book notebooks sync \
+.PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet portability portability-report book notebooks sync \
         cheatsheet errors status migrate-catalogue migrate-page clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
@@ -161,6 +161,15 @@ portability: setup
 	$(PORTABLE) $(PASSIVE) MXNET_ENGINE_TYPE=NaiveEngine $(BIN)/python -m pytest -n $(JOBS) \
 	  --dist loadfile tests/test_apimap.py notebooks/02_tensor_ops.ipynb
 	$(PORTABLE) $(PASSIVE) $(BIN)/python -m pytest -n $(JOBS) --dist loadfile --durations=20 notebooks
+
+## portability-report: which notebooks' outputs the portability settings change: every
+## notebook executed again as `make test` runs it and with PORTABLE, into REPORT_DIR (default: a
+## new temporary folder), and compared with the stored outputs (tools/portability_outputs.py)
+portability-report: setup
+	@d="$${REPORT_DIR:-$$(mktemp -d)}"; echo "portability-report: into $$d"; \
+	$(PASSIVE) $(BIN)/python tools/portability_outputs.py execute "$$d/native" && \
+	$(PORTABLE) $(PASSIVE) $(BIN)/python tools/portability_outputs.py execute "$$d/portable" && \
+	$(BIN)/python tools/portability_outputs.py compare "$$d/native" "$$d/portable"
 
 ## book: build the HTML book into book/_build/html; executes only the notebooks whose code
 ## changed since the last build (jupyter-cache keeps the others' outputs), BOOK_JOBS at a time
