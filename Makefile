@@ -28,7 +28,7 @@ endif
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
 .PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet portability portability-report book notebooks sync \
-        cheatsheet errors status migrate-catalogue migrate-page clean help
+        cheatsheet errors status migrate-catalogue migrate-page catalogue-page clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
 all: book
@@ -197,6 +197,12 @@ book: setup
 ## book/all_mappings.md (every row of the API map and the notebooks' mapping tables)
 cheatsheet: setup
 	$(BIN)/python tools/make_cheatsheet.py
+
+## catalogue-page: run every check of the catalogue keyed by MXNet's API
+## (src/sidebyside/catalogue) and rewrite book/mxnet_api.md, "All of MXNet's API", with what
+## each measured (benchmarks/results/catalogue_checks.json)
+catalogue-page: setup
+	$(BIN)/python tools/make_catalogue_page.py --run
 
 ## errors: rewrite book/errors.md, the index of the errors the notebooks raise on purpose
 errors: setup

@@ -641,11 +641,15 @@ assert tokenize(paths["train"], Dictionary()).tolist() == corpus["train"].tolist
 # windows of 8 steps, the state detached between windows, the gradient norm clipped to 0.25,
 # plain SGD at lr 1, a quarter of the rate whenever the validation loss did not improve: the
 # loop of pytorch/examples' `word_language_model` (its defaults: lr 20, clip 0.25, `lr /= 4`).
-# MXNet's `example/gluon/word_language_model` writes the same loop on the *summed* loss: it
-# clips at `clip · bptt · batch_size` and calls `trainer.step(batch_size)`, which is a
-# mean-loss step at rate `lr · bptt` (its defaults: lr 1, clip 0.2), and on a plateau it also
-# reloads the best parameters. **PyTorch**: `torch.optim.SGD` and
-# `ReduceLROnPlateau(factor=0.25, patience=0, threshold=0)`.
+# MXNet 1.9.1's `example/gluon/word_language_model/train.py` (the same since 1.2.0) is that
+# loop too: it divides the per-token losses by `bptt · batch_size` (a mean-loss gradient),
+# clips the global norm at `clip` with `gluon.utils.clip_global_norm` (MXNet's rule: the
+# last section), calls `trainer.step(1)`, and on a plateau multiplies the rate by 0.25; its
+# defaults are lr 20 and clip 0.25, and it reloads the best saved parameters only after the
+# last epoch, for the test score. (Its 1.0.0 version clipped the *summed* loss's gradient at
+# `clip · bptt · batch_size`, stepped with `trainer.step(batch_size)`, defaulted to lr 1 and
+# clip 0.2, and reloaded the best parameters at every plateau.) **PyTorch**:
+# `torch.optim.SGD` and `ReduceLROnPlateau(factor=0.25, patience=0, threshold=0)`.
 
 # %% tags=["pytorch"]
 def pt_evaluate(model, source, bptt=8):

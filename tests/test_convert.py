@@ -746,3 +746,34 @@ def test_a_float64_difference_below_float32_resolution_is_measured():
     x = np.random.default_rng(0).standard_normal((4, 3))
     check = convert.compare_outputs(torch_net, gluon_net, x)
     assert 0.9e-9 < check.max_abs_diff < 1.1e-9
+
+
+def _dcgan_generators():
+    """A small DCGAN generator (MXNet's example/gluon/dc_gan shape: transposed convolutions,
+    BatchNorm, ReLU, tanh) in both frameworks."""
+    g = gnn.HybridSequential()
+    g.add(gnn.Conv2DTranspose(8, 4, strides=1, padding=0, use_bias=False, in_channels=5),
+          gnn.BatchNorm(in_channels=8), gnn.Activation("relu"),
+          gnn.Conv2DTranspose(3, 4, strides=2, padding=1, use_bias=False, in_channels=8),
+          gnn.Activation("tanh"))
+    g.initialize(mx.init.Normal(0.1))
+    pt = torch.nn.Sequential(
+        torch.nn.ConvTranspose2d(5, 8, 4, 1, 0, bias=False), torch.nn.BatchNorm2d(8),
+        torch.nn.ReLU(), torch.nn.ConvTranspose2d(8, 3, 4, 2, 1, bias=False), torch.nn.Tanh())
+    return g, pt
+
+
+def test_a_dcgan_generator_converts_both_ways(tmp_path):
+    g, pt = _dcgan_generators()
+    g(mx.nd.zeros((1, 5, 1, 1)))
+    g.save_parameters(str(tmp_path / "netG.params"))
+    result = convert.params_to_state_dict(tmp_path / "netG.params", tmp_path / "netG.pt",
+                                          gluon_net=g, torch_net=pt, input_shape=(2, 5, 1, 1))
+    assert result.checks and all(c.ok for c in result.checks)
+    np.testing.assert_array_equal(pt[0].weight.detach().numpy(), g[0].weight.data().asnumpy())
+    g2, pt2 = _dcgan_generators()
+    pt2.load_state_dict(torch.load(tmp_path / "netG.pt"))
+    back = convert.state_dict_to_params(tmp_path / "netG.pt", tmp_path / "back.params",
+                                        torch_net=pt2, gluon_net=g2, input_shape=(2, 5, 1, 1))
+    assert back.checks and all(c.ok for c in back.checks)
+    np.testing.assert_array_equal(g2[3].weight.data().asnumpy(), g[3].weight.data().asnumpy())

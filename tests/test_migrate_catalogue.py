@@ -100,24 +100,29 @@ def test_counts_and_names_are_canonical():
         assert "\n" not in e.mxnet + e.torch, e.key
 
 
-def test_split_is_the_chunk_row_first():
+def test_split_picks_its_form_from_the_call():
+    import ast
+
     hits = catalogue.lookup("mx.nd.split")
-    assert hits[0].origin == "api map row 'chunk'"
-    assert "chunk" in hits[0].torch and hits[0].torch_names == ("torch.Tensor.chunk",)
-    assert hits[0].tolerance == "rtol=1e-05, atol=1e-06"
-    assert hits[0].where == "notebook 2, §8. The whole map, run"
-    assert hits[0].url == "notebooks/02_tensor_ops.ipynb#the-whole-map-run"
+    assert hits[0].key == "mx.nd.split" and hits[0].torch_names == ("torch.chunk",)
+    call = ast.parse("nd.split(x, 3, axis=1, squeeze_axis=True)").body[0].value
+    first = catalogue.lookup("mx.nd.split", "torch", call)[0]
+    assert first.form == "squeeze_axis=True" and first.torch_names == ("torch.unbind",)
+    assert first.how == "form" and first.url.startswith(("notebooks/", "mxnet_api.md#"))
 
 
 def test_concat_is_torch_cat():
     hits = catalogue.lookup("mx.nd.concat")
-    assert hits[0].key == "cat" and hits[0].torch_names == ("torch.cat",)
-    assert not hits[-1].from_map  # the notebook 2 summary row comes after the map row
+    assert hits[0].key == "mx.nd.concat" and hits[0].torch_names == ("torch.cat",)
+    assert all(e.catalogue for e in hits)
 
 
-def test_trainer_finds_sgd_in_a_table():
-    hits = catalogue.lookup("mx.gluon.Trainer")
-    assert any("torch.optim.SGD" in e.torch_names and e.status == "table" for e in hits)
+def test_trainer_forms_by_optimizer():
+    import ast
+
+    call = ast.parse("gluon.Trainer(p, 'sgd', {'learning_rate': 0.1})").body[0].value
+    first = catalogue.lookup("mx.gluon.Trainer", "torch", call)[0]
+    assert "torch.optim.SGD" in first.torch_names and first.form == "optimizer='sgd'"
 
 
 def test_legacy_iterators_and_methods_resolve():

@@ -13,6 +13,7 @@ import torch
 from mxnet import autograd, gluon
 
 from sidebyside.optim import (TorchAdadelta, TorchAdam, TorchAdamW, f32, gluon_optimizer_for,
+                              mxnet_float,
                               mxnet_adam_settings)
 
 N, D_IN, D_HID, D_OUT, BATCH = 64, 4, 8, 3, 16
@@ -568,6 +569,41 @@ def test_mxnet_adam_settings_gives_mxnets_steps():
     assert rel_gap(as_written, mx_path) > 1e-8
 
 
+def _kernel_float(value: float) -> float:
+    """The float32 adam_update uses for lr=value: one step from 0 with a gradient of 1 and
+    beta1 = beta2 = epsilon = 0 moves a float64 weight by exactly that number."""
+    w = mx.nd.zeros(1, dtype="float64")
+    one = mx.nd.ones(1, dtype="float64")
+    mx.nd.adam_update(w, one, mx.nd.zeros(1, dtype="float64"), mx.nd.zeros(1, dtype="float64"),
+                      out=w, lr=value, beta1=0.0, beta2=0.0, epsilon=0.0, wd=0.0)
+    return -float(w.asscalar())
+
+
+def test_mxnet_float_is_what_an_operator_receives():
+    rng = np.random.default_rng(3)
+    values = [float(10 ** rng.uniform(-9, 1)) for _ in range(600)] + \
+        [float(rng.uniform(0, 1)) for _ in range(600)] + [0.1, 0.9, 0.999, 1e-8, 2e-4, 3.0]
+    kernel = [_kernel_float(v) for v in values]
+    assert [mxnet_float(v) for v in values] == kernel
+    # plain rounding to float32 is not what the operator receives for some of them
+    off = sum(f32(v) != k for v, k in zip(values, kernel))
+    assert 30 < off < 300, off
+
+
+def test_mxnet_adam_settings_at_the_dc_gan_settings():
+    """MXNet's dc_gan example trains with Adam at lr 2e-4, beta1 0.5: the kernel's rate is
+    one float32 step from f32's at the third update, so rounding with f32 parts from MXNet by
+    ~1e-11 from there; the settings (mxnet_float) stay at rounding."""
+    def settings(opt, t):
+        mxnet_adam_settings(opt, t, learning_rate=2e-4, beta1=0.5)
+
+    mx_path = gluon_run(name="adam", learning_rate=2e-4, beta1=0.5)
+    as_mxnet, _ = torch_run(optimizer="Adam", lr=2e-4, before_step=settings)
+    assert rel_gap(as_mxnet, mx_path) <= 1e-14
+    c1, c2 = 1 - 0.5 ** 3, 1 - 0.999 ** 3
+    assert mxnet_float(2e-4 * math.sqrt(c2) / c1) != f32(2e-4 * math.sqrt(c2) / c1)
+
+
 def test_mxnet_adam_settings_with_gradients_near_epsilon():
     def settings(opt, t):
         mxnet_adam_settings(opt, t, learning_rate=ADAM_LR)
@@ -589,7 +625,7 @@ def test_mxnet_adam_settings_values():
                         wd=0.1)
     group = opt.param_groups[0]
     b1, b2 = f32(0.8), f32(0.99)
-    kernel_lr = f32(0.002 * math.sqrt(1 - 0.99 ** 3) / (1 - 0.8 ** 3))
+    kernel_lr = mxnet_float(0.002 * math.sqrt(1 - 0.99 ** 3) / (1 - 0.8 ** 3))
     assert group["betas"] == (b1, b2) and group["weight_decay"] == f32(0.1)
     assert group["eps"] == f32(1e-7) / math.sqrt(1 - b2 ** 3)
     # PyTorch's step size lr / (1 - b1^t), over sqrt(1 - b2^t), is the kernel's rate

@@ -40,6 +40,7 @@ OUT_ALL = ROOT / "book" / "all_mappings.md"
 PDF = "cheatsheet.pdf"  # written next to cheatsheet.html by book/_ext/cheatsheet_pdf.py
 
 MAP = "map: "  # the selector prefix of an API-map row (its key follows)
+API = "api: "  # the selector prefix of a catalogue entry keyed by MXNet's API (its key follows)
 MAX_CELL = 64  # characters a cheat-sheet cell may show (code marks not counted)
 
 #: The cheat sheet: topics, each with the selectors of its rows (order within a topic is the
@@ -54,8 +55,8 @@ SHEET: dict[str, tuple[str, ...]] = {
         "02_tensor_ops §Summary: `x.item()`",
         "02_tensor_ops §Summary: `x.size()`, `x.numel()`",
         "map: view",
-        "map: permute",
-        "map: cat",
+        "api: mx.nd.transpose [axes]",
+        "api: mx.nd.concat",
         "map: unsqueeze",
         "map: sum",
         "map: type(dtype)",
@@ -387,6 +388,8 @@ def resolve(selector: str, found: mappings.Tables) -> Entry:
     """The cheat-sheet entry a selector names: ``"map: <key>"`` for an API-map row, a
     ``Mapping.key`` (or its :func:`short_key`) for a row of a notebook's table. Raises :class:`SelectorError` unless
     exactly one row matches and both of its cells are one short line without links."""
+    if selector.startswith(API):
+        return _resolve_api(selector)
     if selector.startswith(MAP):
         rows = [r for r in apimap.ROWS if r.key == selector[len(MAP):]]
     else:
@@ -412,6 +415,27 @@ def resolve(selector: str, found: mappings.Tables) -> Entry:
                  pytorch=_sheet_cell(pytorch, selector, "PyTorch"),
                  mxnet_name=mappings.lead_name(mxnet), pytorch_name=mappings.lead_name(pytorch),
                  note="", check="", source=source, key=selector)
+
+
+def _resolve_api(selector: str) -> Entry:
+    """A catalogue entry (``"api: mx.nd.concat"``): the MXNet name as a script spells it, the
+    checked counterpart, a link to the section that teaches it (else its row on the page of
+    MXNet's API)."""
+    from sidebyside.catalogue import index
+
+    e = index.by_key().get(selector[len(API):])
+    if e is None or e.check is None:
+        raise SelectorError(f"cheat-sheet selector {selector!r}: no checked catalogue entry "
+                            "has that key (see book/mxnet_api.md)")
+    spelled = e.mx.removeprefix("mx.").removeprefix("gluon.")
+    mxnet = code(f"{spelled}(…)" + (f" [{e.form}]" if e.form else ""))
+    stem, folder, heading = e._teach_parts()
+    label = short_place(stem, folder, heading, compact=True) if stem else "API"
+    return Entry(mxnet=_sheet_cell(mxnet, selector, "MXNet"),
+                 pytorch=_sheet_cell(code(e.torch), selector, "PyTorch"),
+                 mxnet_name=mappings.lead_name(mxnet), pytorch_name=mappings.lead_name(
+                     code(e.torch)), note="", check="",
+                 source=section_link(e.target, e.where, label), key=selector)
 
 
 def resolve_sheet(found: mappings.Tables, sheet: dict[str, tuple[str, ...]] | None = None
@@ -472,8 +496,11 @@ def render_sheet() -> tuple[str, dict]:
     picked = resolve_gotchas()
     rows = sum(len(v) for v in topics.values())
     from_map = sum(e.key.startswith(MAP) for v in topics.values() for e in v)
+    from_api = sum(e.key.startswith(API) for v in topics.values() for e in v)
+    from_tables = rows - from_map - from_api
     stats = {"topics": len(topics), "rows": rows, "API-map rows": from_map,
-             "notebook rows": rows - from_map, "gotchas": len(picked)}
+             "catalogue entries": from_api, "notebook rows": from_tables,
+             "gotchas": len(picked)}
     lines = [
         "---",
         "html_theme.sidebar_secondary.remove: true",
@@ -488,7 +515,9 @@ def render_sheet() -> tuple[str, dict]:
         "",
         f"The {rows} spellings a port meets most, in {len(topics)} topics, and the "
         f"{len(picked)} worst gotchas. Each row is one the book runs — {from_map} from the "
-        f"executable API map of notebook 2, {rows - from_map} from the notebooks' tables — "
+        f"executable API map of notebook 2, {from_api} from the catalogue keyed by MXNet's "
+        f"API (<a href=\"mxnet_api.html\">all of MXNet's API</a>, each entry checked), "
+        f"{from_tables} from the notebooks' tables — "
         "with a link to the section that shows it. Two sheets, one A4 page each: from "
         "PyTorch, then from MXNet, each sorted within a topic by the name in its first column.",
         "",

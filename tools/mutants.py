@@ -21,7 +21,7 @@ Module.fit(optimizer_params=(('learning_rate', 0.01),)), MNISTIter (pixels / 256
 """
 from __future__ import annotations
 
-from mutate import Mutant
+from mutate import ROOT, Mutant
 
 OPERATORS = {
     "call-swap": "a call swapped for its plausible wrong neighbour (fmod/remainder, "
@@ -39,6 +39,9 @@ OPERATORS = {
     "off-by-one": "an off-by-one in a schedule, a count or an index",
     "activation-dropped": "an activation folded into a Gluon layer lost in the port",
     "check-weakened": "a helper's check or tolerance weakened, so a wrong port passes",
+    "counterpart-swap": "a catalogue entry's PyTorch counterpart (the call shown, or the code "
+                        "its check runs) swapped for another entry's: the borrowed answer "
+                        "issue 43 found",
 }
 
 NOTEBOOKS = {
@@ -658,11 +661,16 @@ src(O, "optim-rescale", "g = grad * opt.rescale_grad if opt.rescale_grad != 1.0 
     "g = grad", "scale", "rescale_grad (trainer.step(n)'s 1/n) ignored")
 src(O, "optim-beta1", "exp_avg += (1.0 - beta1) * (g - exp_avg)", "exp_avg += beta1 * (g - exp_avg)",
     "momentum-complement", "Adam's beta1 used as 1 - beta1")
-src(O, "optim-settings-eps", "eps=f32(epsilon) / math.sqrt(bc2),", "eps=f32(epsilon),",
+src(O, "optim-settings-eps", "eps=mxnet_float(epsilon) / math.sqrt(bc2),",
+    "eps=mxnet_float(epsilon),",
     "default-changed", "mxnet_adam_settings without epsilon / √(1 − β₂ᵗ)")
-src(O, "optim-settings-f32", "kernel_lr = f32(learning_rate * math.sqrt(c2) / c1)",
+src(O, "optim-settings-f32", "kernel_lr = mxnet_float(learning_rate * math.sqrt(c2) / c1)",
     "kernel_lr = learning_rate * math.sqrt(c2) / c1", "dtype",
     "the kernel's float32 learning rate not rounded")
+src(O, "optim-settings-parse", "kernel_lr = mxnet_float(learning_rate * math.sqrt(c2) / c1)",
+    "kernel_lr = f32(learning_rate * math.sqrt(c2) / c1)", "dtype",
+    "the kernel's learning rate rounded straight to float32, not parsed from its text as "
+    "dmlc-core does (1.6e-11 apart after 3 steps at lr 2e-4, beta1 0.5: issue 43's dc_gan)")
 
 # ================================================================== sidebyside.recordio
 R = "src/sidebyside/recordio.py"
@@ -744,6 +752,104 @@ src(S, "optstate-rescale", "g = p.grad * rescale + p * wd", "g = p.grad + p * wd
     "rescale_grad ignored in the converted optimizer")
 src(S, "optstate-beta1", "m.mul_(b1).add_(g * (1.0 - b1))", "m.mul_(1.0 - b1).add_(g * b1)",
     "momentum-complement", "beta1 and 1 − beta1 swapped")
+
+# ================================================= the catalogue keyed by MXNet's API
+# Each mutant gives one entry another entry's counterpart, as a wrong answer borrowed from a
+# neighbour row would: either the call a reader is shown (`torch=`; killed by
+# test_counterpart_is_what_the_check_runs) or the code its check runs (killed by
+# test_entry_check_passes). Drawn at random (fixed seed) from pairs of checked entries of one
+# data module, of two namespaces (a sibling's counterpart, FashionMNIST's for MNIST, can be
+# right for both), whose counterparts differ; the entries are read from the modules' source.
+CATALOGUE_SWAPS, CATALOGUE_SEED = 24, 43
+CATALOGUE_TEST = "tests/test_catalogue.py"
+
+
+def _entry_calls(path):
+    """{(mx, form): (the `torch=` node, the check's PyTorch-side node)} of a data module."""
+    import ast
+
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    out = {}
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "entry"
+                and node.args and isinstance(node.args[0], ast.Constant)):
+            continue
+        kw = {k.arg: k.value for k in node.keywords}
+        form = kw.get("form")
+        form = form.value if isinstance(form, ast.Constant) else ""
+        chk = kw.get("check")
+        torch = kw.get("torch")
+        if isinstance(chk, ast.Call) and len(chk.args) >= 2 and torch is not None:
+            out[(node.args[0].value, form)] = (torch, chk.args[1])
+    return out
+
+
+def _segment(text, node):
+    import ast
+
+    return ast.get_source_segment(text, node)
+
+
+def _occurrence(text, segment, node):
+    """The 1-based occurrence of ``segment`` that starts at ``node``."""
+    lines = text.splitlines(keepends=True)
+    start = sum(len(line) for line in lines[:node.lineno - 1]) + len(
+        lines[node.lineno - 1].encode("utf-8")[:node.col_offset].decode("utf-8"))
+    return text[:start].count(segment) + 1
+
+
+def catalogue_swaps(n=CATALOGUE_SWAPS, seed=CATALOGUE_SEED):
+    """The counterpart-swap mutants (see above)."""
+    import random as _random
+    import sys as _sys
+
+    _sys.path.insert(0, str(ROOT / "src"))
+    from sidebyside.catalogue.entries import all_entries
+    from sidebyside.catalogue.render_names import slug
+
+    rng = _random.Random(seed)
+    by_group = {}
+    for e in all_entries():
+        if e.check is not None:
+            by_group.setdefault(e.group, []).append(e)
+    groups = sorted(g for g, es in by_group.items() if len(es) >= 2)
+    out, seen, tries = [], set(), 0
+    while len(out) < n and groups and tries < 50 * n:
+        tries += 1
+        group = rng.choice(groups)
+        a, b = rng.sample(by_group[group], 2)
+        if a.namespace == b.namespace or a.mx == b.mx:
+            continue  # a sibling's counterpart can be right for both (MNIST, FashionMNIST)
+        which = "shown" if len(out) % 2 == 0 else "run"
+        if (a.key, which) in seen:
+            continue
+        path = f"src/sidebyside/catalogue/entries/{group}.py"
+        text = (ROOT / path).read_text(encoding="utf-8")
+        calls = _entry_calls(path)
+        if (a.mx, a.form) not in calls or (b.mx, b.form) not in calls:
+            continue
+        pick = 0 if which == "shown" else 1
+        node_a, node_b = calls[(a.mx, a.form)][pick], calls[(b.mx, b.form)][pick]
+        original, replacement = _segment(text, node_a), _segment(text, node_b)
+        if not original or not replacement or original.strip() == replacement.strip():
+            continue
+        if which == "shown" and (not b.counterpart_call or b.counterpart_call in a.check.torch):
+            continue  # a swap that shows a call A's check makes too would be equivalent
+        seen.add((a.key, which))
+        test = ("test_counterpart_is_what_the_check_runs" if which == "shown"
+                else "test_entry_check_passes")
+        count = text.count(original)
+        out.append(Mutant(
+            f"catalogue-{which}-{slug(a)}", path, original, replacement, "counterpart-swap",
+            f"{a.key} answered with {b.key}'s counterpart "
+            f"({'the call shown' if which == 'shown' else 'the code its check runs'})",
+            (f"{CATALOGUE_TEST}::{test}[{slug(a)}]",), None,
+            _occurrence(text, original, node_a) if count > 1 else None, None))
+    return out
+
+
+MUTANTS.extend(catalogue_swaps())
+
 
 # targets too slow for make mutate-quick's sample (seconds for the unmutated run, 2 cores)
 SLOW = ("tests/test_examples_mnist.py",                       # 172 s

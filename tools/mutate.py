@@ -159,8 +159,8 @@ def validate(mutants, root: Path = ROOT, operators: dict | None = None) -> None:
                             f"not {m.equivalent!r}")
         if not m.covering:
             problems.append(f"{m.id}: no covering targets")
-        for t in m.covering:
-            if not (root / t).is_file():
+        for t in m.covering:  # a file, or a test in one: path::test_name[id]
+            if not (root / t.partition("::")[0]).is_file():
                 problems.append(f"{m.id}: target {t} does not exist")
         try:
             if m.replacement != m.original:

@@ -24,6 +24,8 @@ One job per module:
   checkpoints (``module``), the command line (``cli``);
 - :mod:`sidebyside.mx2torch`  — legacy MXNet files (``.params``, ``-symbol.json``, Module checkpoints,
   ``Trainer.save_states``) into PyTorch with no MXNet installed: imports only numpy and torch;
+- :mod:`sidebyside.catalogue` — one migration catalogue keyed by MXNet 1.9.1's real API: an entry
+  per construct and form, its PyTorch counterpart, an executed check (``find`` and ``migrate`` read it);
 - :mod:`sidebyside.migrate`   — a legacy MXNet script or folder scanned (standard library only): each
   construct's executed counterpart, the gotchas that apply, a draft PyTorch port; the reverse too;
 - :mod:`sidebyside.mxreference` — MXNet's outputs, every node's included, for ``mx2torch --check``

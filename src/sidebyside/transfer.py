@@ -25,10 +25,13 @@ decides:
 
 **Kinds.** The two layers of each pair must be of matching kinds: ``Linear`` ⇄ ``nn.Dense``;
 ``Conv1d``/``Conv2d``/``Conv3d`` ⇄ ``nn.Conv1D``/``Conv2D``/``Conv3D``;
+``ConvTranspose1d``/``2d``/``3d`` ⇄ ``nn.Conv1DTranspose``/``Conv2DTranspose``/``Conv3DTranspose``
+(both store the weight as ``(in, out/groups, *kernel)``: copied as it is; ``output_padding``
+⇄ ``adj`` is checked with the other hyper-parameters);
 ``BatchNorm1d``/``2d``/``3d`` ⇄ ``nn.BatchNorm`` (or ``contrib.nn.SyncBatchNorm``);
 ``LayerNorm`` ⇄ ``nn.LayerNorm``; ``Embedding`` ⇄ ``nn.Embedding``; ``LSTM``/``GRU``/``RNN``
 ⇄ the fused ``rnn.LSTM``/``rnn.GRU``/``rnn.RNN``.
-Any other layer that owns parameters (``ConvTranspose2d``, ``PReLU``, Gluon's unfused
+Any other layer that owns parameters (``PReLU``, Gluon's unfused
 ``rnn.LSTMCell``, ...) is refused with :class:`ArchitectureMismatch`.
 
 **What is checked, before anything is copied.** Every pair is checked for the layers' kinds,
@@ -162,6 +165,9 @@ _KINDS = {
     "conv1d": ((torch.nn.Conv1d,), (gluon.nn.Conv1D,), _W_B),
     "conv2d": ((torch.nn.Conv2d,), (gluon.nn.Conv2D,), _W_B),
     "conv3d": ((torch.nn.Conv3d,), (gluon.nn.Conv3D,), _W_B),
+    "deconv1d": ((torch.nn.ConvTranspose1d,), (gluon.nn.Conv1DTranspose,), _W_B),
+    "deconv2d": ((torch.nn.ConvTranspose2d,), (gluon.nn.Conv2DTranspose,), _W_B),
+    "deconv3d": ((torch.nn.ConvTranspose3d,), (gluon.nn.Conv3DTranspose,), _W_B),
     "batchnorm": ((torch.nn.BatchNorm1d, torch.nn.BatchNorm2d, torch.nn.BatchNorm3d),
                   (gluon.nn.BatchNorm,),
                   [("weight", "gamma"), ("bias", "beta"),
@@ -405,7 +411,8 @@ def _close(a: float, b: float) -> bool:
 
 
 # kind -> the only Gluon layout whose weight is stored like PyTorch's (out, in, *kernel)
-_CHANNELS_FIRST = {"conv1d": "NCW", "conv2d": "NCHW", "conv3d": "NCDHW"}
+_CHANNELS_FIRST = {"conv1d": "NCW", "conv2d": "NCHW", "conv3d": "NCDHW",
+                   "deconv1d": "NCW", "deconv2d": "NCHW", "deconv3d": "NCDHW"}
 
 
 def _check_layout(kind: str, gluon_name: str, gluon_layer: gluon.Block) -> None:
@@ -501,12 +508,15 @@ def _check_hparams(pair: LayerPair) -> None:
             _refuse(pair, "padding", f"padding='{t.padding}' (asymmetric here)",
                     f"pad={tuple(kw['pad'])}",
                     "Gluon pads both sides of an axis equally.", hparam=True)
-        for what, t_value, g_value in (("stride", tuple(t.stride), tuple(kw["stride"])),
-                                       ("padding", padding, tuple(kw["pad"])),
-                                       ("dilation", tuple(t.dilation), tuple(kw["dilate"]))):
+        checks = [("stride", tuple(t.stride), tuple(kw["stride"])),
+                  ("padding", padding, tuple(kw["pad"])),
+                  ("dilation", tuple(t.dilation), tuple(kw["dilate"]))]
+        if kind.startswith("deconv"):  # output_padding is Gluon's adj
+            checks.append(("output_padding", tuple(t.output_padding), tuple(kw["adj"])))
+        for what, t_value, g_value in checks:
             if t_value != g_value:
                 _refuse(pair, f"{what} differs", f"{what}={t_value}",
-                        f"{ {'padding': 'pad', 'dilation': 'dilate'}.get(what, what)}="
+                        f"{ {'padding': 'pad', 'dilation': 'dilate', 'output_padding': 'adj'}.get(what, what)}="
                         f"{g_value}", "The outputs would differ.", hparam=True)
     elif kind == "batchnorm":
         kw = g._kwargs

@@ -217,7 +217,7 @@ BEST = [
     ("t = gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.1})",
      "mx.gluon.Trainer", "adam"),
     ("L = gluon.loss.SoftmaxCrossEntropyLoss()", "mx.gluon.loss.SoftmaxCrossEntropyLoss",
-     "CrossEntropyLoss()"),
+     "CrossEntropyLoss(reduction='none')"),  # Gluon's loss is per sample
     ("L = gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True)",
      "mx.gluon.loss.SoftmaxCrossEntropyLoss", "NLLLoss"),
     ("net = gluon.nn.Dense(3)\nnet.save_parameters('f.params')",
@@ -231,7 +231,7 @@ BEST = [
 ]
 BEST_TORCH = [
     ("model = nn.Linear(3, 2)\nmodel.train()", "torch.nn.Module.train", "train_mode"),
-    ("with torch.no_grad():\n    pass", "torch.no_grad", "autograd.pause()"),
+    ("with torch.no_grad():\n    pass", "torch.no_grad", "autograd.pause"),
     ("model = nn.Linear(3, 2)", "torch.nn.Linear", "Dense("),
 ]
 

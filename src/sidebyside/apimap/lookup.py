@@ -1,6 +1,7 @@
 """Look a name up from either side: :func:`find`.
 
-The index holds every row of the API map (:class:`~sidebyside.apimap.Row`), every row of the
+The index holds every entry of the catalogue keyed by MXNet's API
+(:class:`sidebyside.catalogue.Entry`: found first by its MXNet names), every row of the API map (:class:`~sidebyside.apimap.Row`), every row of the
 pages' mapping and porting tables (:class:`sidebyside.mappings.Mapping`,
 :class:`~sidebyside.mappings.HowTo`), every error the notebooks raise on purpose
 (:class:`~sidebyside.apimap.errorindex.Entry`) and every public name of the helper package
@@ -25,6 +26,7 @@ import functools
 import re
 
 from .. import mappings
+from ..catalogue.model import Entry as CatalogueEntry
 from . import errorindex, helpers
 from .rows import ROWS, Row
 
@@ -129,6 +131,8 @@ def _tails(term: tuple[str, ...]) -> list[tuple[str, ...]]:
 def _headline(entry) -> str:
     """The names an entry is *about* (a row's own name, a table row's leading calls, an
     error's type, a helper's name), as opposed to those it merely mentions."""
+    if isinstance(entry, CatalogueEntry):
+        return " ".join(entry.names)  # about its MXNet names (PyTorch's: the rows are)
     if isinstance(entry, Row):
         last = entry.torch.splitlines()[-1]
         return " ".join(filter(None, (entry.key, entry.mxnet_name,
@@ -148,12 +152,27 @@ def _index() -> tuple[tuple[object, frozenset, frozenset, int], ...]:
     """(entry, its names, the names it is about, its kind's rank) for everything
     :func:`find` searches."""
     tables = mappings.read_all()
-    entries = [(r, 0) for r in ROWS]
+    from ..catalogue import index as catalogue
+
+    entries = [(e, 0) for e in catalogue.entries()]  # keyed by MXNet's API: first for its names
+    entries += [(r, 0) for r in ROWS]
     entries += [(m, 1) for m in tables.rows] + [(h, 1) for h in tables.howtos]
     entries += [(e, 2) for e in errorindex.read_all()]
     entries += [(h, 3) for h in helpers.read_all()]
-    return tuple((e, frozenset(names_in(e.text)), frozenset(names_in(_headline(e))), rank)
-                 for e, rank in entries)
+    return tuple((e, frozenset(names_in(e.text)), _about(e), rank) for e, rank in entries)
+
+
+def _about(entry) -> frozenset:
+    """The names an entry is about; a catalogue entry is about each of its MXNet names and
+    their tails (``mx.gluon.rnn.GRU.begin_state``: ``begin_state``, ``GRU.begin_state``, …),
+    not the classes and namespaces on the way (``GRU``)."""
+    if isinstance(entry, CatalogueEntry):
+        out = set()
+        for n in entry.names:
+            parts = _parts(n)
+            out.update(parts[i:] for i in range(len(parts)))
+        return frozenset(out)
+    return frozenset(names_in(_headline(entry)))
 
 
 def find(name: str, notebooks: bool = True) -> list:

@@ -1,15 +1,17 @@
 """Each construct's counterpart, as the collection executed it: :func:`lookup`.
 
-The entries come from two sources, both run by the collection, and are written into
-:mod:`sidebyside.migrate._catalogue_data` by ``tools/make_migrate_catalogue.py`` (``make
-migrate-catalogue``; a test keeps the file equal to what the tool builds):
+Two directions, each keyed by the side the script is written in:
 
-- the API map's rows (:data:`sidebyside.apimap.ROWS`), each run by notebook 2 §8 and
-  tests/test_apimap.py on the same inputs in both frameworks and compared to the row's
-  tolerance (``rtol=…, atol=…``), by a statistical test (random rows) or by the row's own
-  judge (custom rows);
-- the rows of the notebooks' mapping tables, each checked by the section the table sums up
-  (``status`` ``"table"``, tolerance ``"checked in that section"``).
+- ``--to torch`` (an MXNet script): the catalogue keyed by MXNet's API
+  (:mod:`sidebyside.catalogue`), one entry per MXNet construct and form, each with its executed
+  check; the call's arguments pick the form (``topk(ret_typ='both')``). Nothing else answers
+  an MXNet name: an entry's PyTorch side is only ever shown for the construct it was checked
+  for.
+- ``--to gluon`` (a PyTorch script): the rows keyed by PyTorch calls, written into
+  :mod:`sidebyside.migrate._catalogue_data` by ``tools/make_migrate_catalogue.py`` (``make
+  migrate-catalogue``) from the API map's rows (run by notebook 2 §8 and tests/test_apimap.py)
+  and the notebooks' mapping tables (checked by the sections they sum up), after the
+  catalogue's own entries found by their PyTorch counterpart.
 
 Names are canonical (:mod:`sidebyside.migrate.names`): ``mx.nd.concat``,
 ``mx.nd.NDArray.asnumpy``, ``mx.gluon.Trainer.step``, ``torch.cat``, ``torch.Tensor.chunk``.
@@ -21,16 +23,13 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 
-__all__ = ["Entry", "DIRECTIONS", "lookup", "entries", "names"]
+__all__ = ["Entry", "DIRECTIONS", "lookup", "entries", "names", "from_catalogue"]
 
 #: "torch": the script is MXNet, the counterpart PyTorch (names matched: ``mxnet_names``);
 #: "gluon": the script is PyTorch, the counterpart Gluon (names matched: ``torch_names``)
 DIRECTIONS = ("torch", "gluon")
 TABLE = "table"  # Entry.status of a table row
 
-_NDARRAY = "mx.nd.NDArray."
-_NP_NDARRAY = "mx.np.ndarray."
-_BLOCKS = ("mx.gluon.Block.", "mx.gluon.HybridBlock.")
 _TENSOR = "torch.Tensor."
 
 
@@ -48,7 +47,11 @@ class Entry:
     where: str                    # "notebook 2, §8. The whole map, run"
     link: str                     # the page, relative to book/: "notebooks/02_tensor_ops.ipynb"
     anchor: str                   # the section's HTML id: "the-whole-map-run"
-    origin: str                   # "api map row 'chunk'", "table in notebook 16, §Summary"
+    origin: str                   # "api map row 'chunk'", "catalogue entry 'mx.nd.topk'"
+    gotchas: tuple[str, ...] = ()  # catalogue entries: the gotchas its check executed
+    form: str = ""                # catalogue entries: the form ("ret_typ='both'")
+    how: str = ""                 # catalogue lookups: "form", "default", "either", "inherited"
+    catalogue: bool = False       # from sidebyside.catalogue (keyed by MXNet's API)
 
     @property
     def url(self) -> str:
@@ -57,7 +60,8 @@ class Entry:
 
     @property
     def from_map(self) -> bool:
-        """Whether the entry is an API-map row (run and compared), not a table row."""
+        """Whether the entry was run and compared (a catalogue entry or an API-map row), not a
+        table row."""
         return self.status != TABLE
 
     def names_of(self, direction: str) -> tuple[str, ...]:
@@ -84,23 +88,12 @@ def entries() -> tuple[Entry, ...]:
 @functools.lru_cache(maxsize=2)
 def names(direction: str = "torch") -> frozenset[str]:
     """The names that have an entry, on the script's side of ``direction``."""
-    return frozenset(n for e in entries() for n in e.names_of(direction))
+    if _direction(direction) == "torch":
+        from ..catalogue import index
 
-
-@functools.lru_cache(maxsize=1)
-def _np_pairs() -> frozenset[tuple[str, str]]:
-    """(``mx.np.X`` or ``mx.npx.X``, ``mx.nd.X``) for every tail an API-map row lists under
-    both: the map says the two are counterparts of the same call."""
-    out = set()
-    for e in entries():
-        if not e.from_map:
-            continue
-        listed = set(e.mxnet_names)
-        for n in listed:
-            for prefix in ("mx.np.", "mx.npx."):
-                if n.startswith(prefix) and "mx.nd." + n[len(prefix):] in listed:
-                    out.add((n, "mx.nd." + n[len(prefix):]))
-    return frozenset(out)
+        return index.names()
+    return frozenset(n for e in entries() for n in e.names_of(direction)) | frozenset(
+        _by_torch_name())
 
 
 def _swap(name: str, old: str, new: str) -> str | None:
@@ -108,60 +101,119 @@ def _swap(name: str, old: str, new: str) -> str | None:
 
 
 def _looser(name: str, direction: str) -> set[str]:
-    """The names ``name`` also matches, less closely (see :func:`lookup`)."""
+    """The names ``name`` also matches, less closely: a PyTorch method named by its class
+    matches the function of the same name and the other way round."""
     out = set()
-    if direction == "torch":
-        tail = name.rpartition(".")[2]
-        if name.startswith(_NDARRAY) and name.count(".") == 3:
-            out.add("mx.nd." + tail)
-        elif name.startswith("mx.nd.") and name.count(".") == 2:
-            out.add(_NDARRAY + tail)
-        elif name.startswith(_NP_NDARRAY) and name.count(".") == 3:
-            out.add(_NDARRAY + tail)  # an mx.np array's method: the NDArray's, as 2.x spells it
-        for block, other in (_BLOCKS, _BLOCKS[::-1]):
-            if name.startswith(block):
-                out.add(other + name[len(block):])
-        pairs = _np_pairs()
-        out |= {nd for np_, nd in pairs if np_ == name}
-        out |= {np_ for np_, nd in pairs if nd == name}
-    else:
-        if name.startswith(_TENSOR) and name.count(".") == 2:
-            out.add("torch." + name[len(_TENSOR):])
-        elif name.startswith("torch.") and name.count(".") == 1:
-            out.add(_TENSOR + name[len("torch."):])
+    if name.startswith(_TENSOR) and name.count(".") == 2:
+        out.add("torch." + name[len(_TENSOR):])
+    elif name.startswith("torch.") and name.count(".") == 1:
+        out.add(_TENSOR + name[len("torch."):])
     out.discard(name)
     return out
 
 
-def lookup(name: str, direction: str = "torch") -> list[Entry]:
+_TORCH_NAME = None
+
+
+def _torch_names(text: str) -> tuple[str, ...]:
+    """The PyTorch names a catalogue counterpart calls, canonical (``F.x`` is
+    ``torch.nn.functional.x``)."""
+    import re
+
+    global _TORCH_NAME
+    if _TORCH_NAME is None:
+        _TORCH_NAME = re.compile(r"(?<![\w.])((?:torch|torchvision|torchmetrics|F|nn)"
+                                 r"(?:\.[A-Za-z_]\w*)+)")
+    short = {"F": "torch.nn.functional", "nn": "torch.nn"}
+    out = []
+    for m in _TORCH_NAME.finditer(text):
+        head, _, rest = m.group(1).partition(".")
+        out.append(f"{short[head]}.{rest}" if head in short else m.group(1))
+    return tuple(dict.fromkeys(out))
+
+
+def _tolerance(e) -> str:
+    c = e.check
+    if c is None:
+        return "unchecked"
+    if c.kind == "exact":
+        return "checked: equal"
+    if c.kind == "random":
+        return "checked: the same distribution (two-sample test)"
+    parts = []
+    if "float64" in c.dtypes:
+        parts.append(f"float64 rtol={c.rtol:g}, atol={c.atol:g}")
+    if "float32" in c.dtypes:
+        parts.append(f"float32 rtol={c.rtol32:g}" + (f", atol={c.atol32:g}" if c.atol32 else ""))
+    if not parts:
+        parts.append(f"{', '.join(c.dtypes)} equal")
+    return "checked: " + "; ".join(parts)
+
+
+def from_catalogue(e, how: str = "") -> Entry:
+    """A catalogue entry (:class:`sidebyside.catalogue.Entry`) as this module's
+    :class:`Entry`: the page that teaches it, else its row on the book's page of MXNet's API."""
+    link, anchor, where = e.link, e.anchor, e.where
+    torch = e.torch if e.status != "no counterpart" else f"{e.torch} (recipe)"
+    return Entry(key=e.key, mxnet=e.key, torch=torch, mxnet_names=e.names,
+                 torch_names=_torch_names(e.torch + " " + e.recipe), status=e.status,
+                 tolerance=_tolerance(e), where=where, link=link, anchor=anchor,
+                 origin=f"catalogue entry {e.key!r}", gotchas=tuple(e.gotchas), form=e.form,
+                 how=how, catalogue=True)
+
+
+def lookup(name: str, direction: str = "torch", call=None) -> list[Entry]:
     """The entries for the canonical ``name``, best first.
 
-    ``direction="torch"``: ``name`` is an MXNet name (``mx.nd.concat``) and the entries give its
-    PyTorch counterparts (matched against :attr:`Entry.mxnet_names`); ``"gluon"``: ``name``
-    is a PyTorch name (``torch.nn.Linear``), matched against :attr:`Entry.torch_names`.
-
-    The order: the API map's entries before the tables' (a map row was run and compared to
-    its tolerance); within each, an entry that lists ``name`` itself before one found by a
-    looser match; then each source's own order. The looser matches:
-
-    - a method named by its class matches the function of the same name and the other way
-      round: ``mx.nd.NDArray.split`` ↔ ``mx.nd.split``, ``torch.Tensor.sum`` ↔ ``torch.sum``;
-    - ``mx.gluon.Block.m`` ↔ ``mx.gluon.HybridBlock.m`` (a HybridBlock is a Block);
-    - ``mx.np.ndarray.m`` → ``mx.nd.NDArray.m`` (the tables write 2.x's array methods,
-      ``x.to_device``, on an NDArray receiver);
-    - ``mx.np.X`` / ``mx.npx.X`` ↔ ``mx.nd.X`` only when an API-map row lists both (the
-      map ran the two as the same call);
-    - ``mx.sym.X`` matches the entries of ``mx.nd.X`` only when nothing else matched: the
-      symbol API's operators are the NDArray operators built as graph nodes, and what an
-      ``mx.nd`` row checked holds for them, but an entry for the symbol itself is better.
-
-    A namespace alone (``mx.nd``, ``torch.nn``) is never matched, nor is a name against the
-    other side's names. An unknown name gives ``[]``.
+    ``direction="torch"``: ``name`` is an MXNet name (``mx.nd.concat``); the answers are the
+    catalogue's entries for that construct (:func:`sidebyside.catalogue.lookup`), the form
+    the call selects first when ``call`` (the site's ``ast.Call``) is given.
+    ``"gluon"``: ``name`` is a PyTorch name (``torch.nn.Linear``): the catalogue's entries
+    whose checked counterpart calls it, then the API map's and the tables' rows (see
+    :func:`_lookup_gluon`). An unknown name gives ``[]``.
     """
     direction = _direction(direction)
     if not isinstance(name, str):
         raise TypeError(f"lookup() needs a name as a string, e.g. 'mx.nd.concat', not {name!r}")
     name = name.strip()
+    if direction == "torch":
+        from ..catalogue import index
+
+        positional, keywords = index.call_arguments(call) if call is not None else ((), {})
+        return [from_catalogue(m.entry, m.how)
+                for m in index.lookup(name, positional, keywords)]
+    return _reverse(name) + _lookup_gluon(name)
+
+
+@functools.lru_cache(maxsize=1)
+def _by_torch_name() -> dict[str, list]:
+    from ..catalogue import index
+
+    out: dict[str, list] = {}
+    for e in index.entries():
+        if e.check is None or e.status == "no counterpart":
+            continue
+        for n in _torch_names(e.torch)[:1]:  # the call the counterpart is named after
+            out.setdefault(n, []).append(e)
+    return out
+
+
+def _reverse(name: str) -> list[Entry]:
+    """The catalogue's entries whose counterpart is the PyTorch call ``name``, default
+    forms first."""
+    hits = _by_torch_name().get(name, [])
+    return [from_catalogue(e, "reverse") for e in sorted(hits, key=lambda e: bool(e.when))]
+
+
+def _lookup_gluon(name: str) -> list[Entry]:
+    """The API map's and the tables' rows for the PyTorch ``name``, best first.
+
+    The order: the API map's entries before the tables' (a map row was run and compared to
+    its tolerance); within each, an entry that lists ``name`` itself before one found by a
+    looser match (a method named by its class matches the function of the same name and the
+    other way round: ``torch.Tensor.sum`` ↔ ``torch.sum``); then each source's own order.
+    """
+    direction = "gluon"
     looser = _looser(name, direction)
     ranked = []
     for order, entry in enumerate(entries()):
@@ -173,6 +225,4 @@ def lookup(name: str, direction: str = "torch") -> list[Entry]:
         else:
             continue
         ranked.append(((not entry.from_map, closeness, order), entry))
-    if not ranked and direction == "torch" and name.startswith("mx.sym."):
-        return lookup("mx.nd." + name[len("mx.sym."):], direction)
     return [entry for _, entry in sorted(ranked, key=lambda r: r[0])]

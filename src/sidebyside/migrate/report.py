@@ -188,6 +188,17 @@ def _lookup(name: str, direction: str) -> tuple[catalogue.Entry, ...]:
     return tuple(catalogue.lookup(name, direction))
 
 
+def _counterparts(site: resolve.Site, direction: str, analysis) -> list[catalogue.Entry]:
+    """A site's counterparts, best first: for an MXNet script, the catalogue's entries with
+    the form the call's arguments select first; for a PyTorch script, the rows ranked by
+    :func:`rank`."""
+    if direction == "torch":
+        if isinstance(site.node, ast.Call):
+            return catalogue.lookup(site.name, direction, call=site.node)
+        return list(_lookup(site.name, direction))
+    return rank(site, list(_lookup(site.name, direction)), analysis)
+
+
 def _names_inside(site: resolve.Site, analysis) -> set[str]:
     """The canonical names of the constructs inside a site's node (``mx.init.Normal`` in
     ``net.initialize(mx.init.Normal(0.02))``), the site's own included."""
@@ -319,7 +330,7 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
             by_site[id((free or same)[0])].append(g)
         else:
             orphans.append(g)
-    reports = [SiteReport(s, rank(s, list(_lookup(s.name, direction)), analysis), by_site[id(s)])
+    reports = [SiteReport(s, _counterparts(s, direction, analysis), by_site[id(s)])
                for s in sites]
     target = "torch" if direction == "torch" else "mxnet"  # rewrite.draft's names
     probe = rewrite.draft(analysis, [], target)

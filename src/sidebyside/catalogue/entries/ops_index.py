@@ -1,0 +1,286 @@
+"""`mx.nd` indexing, slicing, sorting and sequence operators: slice_axis, slice, slice_like,
+take (modes), pick, gather_nd, scatter_nd, batch_take, one_hot, onehot_encode, argsort, sort,
+topk (ret_typ forms), SequenceMask / SequenceReverse / SequenceLast, cumsum,
+fill_element_0index, choose_element_0index, ravel_multi_index, unravel_index."""
+from ..model import ARGS, COMPOSITE, RECIPE, RENAMED, check, entry
+
+_F32IDX = ("the indices come back as float32 by default, also for float64 input (measured: "
+           "dtype float32 from a float64 array); PyTorch gives int64")
+
+_TOPK_SIG = ("data", "axis", "k", "ret_typ", "is_ascend", "dtype")
+_SEQ_SIG = ("data", "sequence_length", "use_sequence_length", "axis")
+_MASK_SIG = ("data", "sequence_length", "use_sequence_length", "value", "axis")
+_TAKE_SIG = ("a", "indices", "axis", "mode")
+
+ENTRIES = [
+    # ------------------------------------------------------------------ slicing
+    entry("mx.nd.slice_axis", torch="torch.narrow(data, axis, begin, end - begin)",
+          status=ARGS, args="axis → dim; begin → start; end → length = end - begin",
+          gotchas=["end=None means to the end: length = data.shape[axis] - begin",
+                   "a negative begin counts from the end in both"],
+          check=check("(nd.slice_axis(x, axis=1, begin=1, end=3), "
+                      "nd.slice_axis(x, axis=2, begin=-2, end=None))",
+                      "(torch.narrow(x, 1, 1, 2), torch.narrow(x, 2, -2, 2))",
+                      inputs="x=U(2, 3, 4)", grad="x")),
+    entry("mx.nd.slice",
+          torch="data[tuple(slice(b, e, s) for b, e, s in zip(begin, end, step))]",
+          status=COMPOSITE,
+          args="begin, end, step (tuples, None allowed) → one Python slice per axis",
+          gotchas=["None in begin/end/step means the default of that axis, as in a Python "
+                   "slice", "a negative step works in MXNet; PyTorch indexing rejects it: "
+                   "use torch.flip, then slice"],
+          check=check("(nd.slice(x, begin=(0, 1), end=(2, None)), "
+                      "nd.slice(x, begin=(None, 1), end=(None, None), step=(None, 2)))",
+                      "(x[tuple(slice(b, e, s) for b, e, s in zip((0, 1), (2, None), (None, None)))], "
+                      "x[tuple(slice(b, e, s) for b, e, s in zip((None, 1), (None, None), (None, 2)))])",
+                      inputs="x=U(3, 4)", grad="x")),
+    entry("mx.nd.slice_like",
+          torch="data[tuple(slice(0, n) for n in shape_like.shape)]", status=COMPOSITE,
+          args="shape_like → its shape, one slice per axis from 0",
+          gotchas=["axes=(…) limits the cut to those axes: slice only them"],
+          check=check("nd.slice_like(x, y)",
+                      "x[tuple(slice(0, n) for n in y.shape)]",
+                      inputs="x=U(3, 4); y=U(2, 3)", grad="x")),
+    entry("mx.nd.where", torch="torch.where(condition != 0, x, y)", status=ARGS,
+          args="condition (any dtype, non-zero = true) → a bool tensor; x, y unchanged",
+          gotchas=["MXNet does not broadcast: condition has x's shape, or is 1-D with "
+                   "x.shape[0] elements and picks whole rows (PyTorch: reshape it to "
+                   "(-1, 1, …) to broadcast); a (2, 1) condition for (2, 3) data raises "
+                   "(measured)",
+                   "torch.where wants a bool condition: compare with 0 first"],
+          check=check("(nd.where(c, x, y), nd.where(r, x, y))",
+                      "(torch.where(c != 0, x, y), torch.where(r.reshape(-1, 1) != 0, x, y))",
+                      inputs="x=U(2, 3); y=U(2, 3); c=A([[1, 0, 1], [0, 0, 2]]); r=A([0, 1])",
+                      grad="x, y")),
+    # ------------------------------------------------------------------ take / pick / gather
+    entry("mx.nd.take", torch="a[indices.clamp(0, a.shape[0] - 1)]", status=COMPOSITE,
+          args="axis=0 default; mode='clip' default → clamp the indices",
+          defaults="mode='clip': out-of-range indices are clipped, PyTorch raises",
+          gotchas=["MXNet clips out-of-range indices by default (mode='clip'); PyTorch "
+                   "indexing raises: clamp first"],
+          check=check("nd.take(x, i)", "x[i.clamp(0, x.shape[0] - 1)]",
+                      inputs="x=U(4, 3); i=IA([[0, 3], [5, -1]])", grad="x")),
+    entry("mx.nd.take", form="mode='wrap'", when=["mode='wrap'"], signature=_TAKE_SIG,
+          torch="a[indices % a.shape[0]]", status=COMPOSITE,
+          args="mode='wrap' → indices modulo the axis size",
+          check=check("nd.take(x, i, mode='wrap')", "x[i % x.shape[0]]",
+                      inputs="x=U(4, 3); i=IA([[0, 5], [6, -1]])", grad="x")),
+    entry("mx.nd.take", form="axis", when=["axis"], signature=_TAKE_SIG,
+          torch="torch.index_select(a, axis, indices.clamp(0, a.shape[axis] - 1))",
+          status=COMPOSITE, args="axis → dim; 1-D indices (clipped, mode='clip')",
+          gotchas=["index_select wants 1-D indices; with n-D indices MXNet puts "
+                   "indices.shape in place of the axis: index with the flattened indices "
+                   "and reshape"],
+          check=check("nd.take(x, i, axis=1)",
+                      "torch.index_select(x, 1, i.clamp(0, x.shape[1] - 1))",
+                      inputs="x=U(2, 4, 3); i=IA([3, 0, 9])", grad="x")),
+    entry("mx.nd.pick",
+          torch="torch.gather(data, axis, index.long().unsqueeze(axis)).squeeze(axis)",
+          status=COMPOSITE, args="axis=-1 default → dim; index (floats) → long, one more dim",
+          gotchas=["MXNet takes the index as floats; torch.gather wants int64 with the same "
+                   "number of dims", "mode='clip' by default: out-of-range indices are "
+                   "clipped (PyTorch raises)"],
+          check=check("(nd.pick(x, i), nd.pick(x, j, axis=0))",
+                      "(torch.gather(x, -1, i.long().unsqueeze(-1)).squeeze(-1), "
+                      "torch.gather(x, 0, j.long().unsqueeze(0)).squeeze(0))",
+                      inputs="x=U(3, 4); i=A([0, 3, 1]); j=A([2, 0, 1, 1])", grad="x")),
+    entry("mx.nd.pick", form="keepdims=True", when=["keepdims=True"],
+          signature=("data", "index", "axis", "keepdims", "mode"),
+          torch="torch.gather(data, axis, index.long().unsqueeze(axis))", status=COMPOSITE,
+          args="keepdims=True → keep gather's axis",
+          check=check("nd.pick(x, i, axis=1, keepdims=True)",
+                      "torch.gather(x, 1, i.long().unsqueeze(1))",
+                      inputs="x=U(3, 4); i=A([0, 3, 1])", grad="x")),
+    entry("mx.nd.choose_element_0index",
+          torch="torch.gather(data, 1, index.long().unsqueeze(1)).squeeze(1)", status=COMPOSITE,
+          args="index (floats) → long; dim 1",
+          gotchas=["the legacy spelling of pick on a 2-D array, axis 1"],
+          check=check("nd.choose_element_0index(x, i)",
+                      "torch.gather(x, 1, i.long().unsqueeze(1)).squeeze(1)",
+                      inputs="x=U(3, 4); i=A([0, 3, 1])", grad="x")),
+    entry("mx.nd.fill_element_0index",
+          torch="torch.scatter(lhs, 1, rhs.long().unsqueeze(1), mhs.unsqueeze(1))",
+          status=COMPOSITE, args="lhs → input; mhs → values; rhs (floats) → long index",
+          gotchas=["out[i, rhs[i]] = mhs[i], the rest copied from lhs",
+                   "float32 only: float64 input raises a dtype error (measured)",
+                   "no gradient: backward raises (no FGradient registered); torch.scatter "
+                   "is differentiable"],
+          check=check("nd.fill_element_0index(x, v, i)",
+                      "torch.scatter(x, 1, i.long().unsqueeze(1), v.unsqueeze(1))",
+                      inputs="x=U(3, 4); v=U(3); i=A([0, 3, 1])", dtypes=("float32",),
+                      note="float32 only: MXNet's kernel rejects float64")),
+    entry("mx.nd.gather_nd", torch="data[tuple(indices)]", status=COMPOSITE,
+          args="indices of shape (M, …): row k indexes axis k",
+          gotchas=["indices' first axis runs over data's axes: data[tuple(indices)], not "
+                   "torch.gather (which picks along one dim)"],
+          check=check("nd.gather_nd(x, idx)", "x[tuple(idx)]",
+                      inputs="x=U(3, 4, 2); idx=IA([[0, 2, 1], [1, 3, 0]])", grad="x")),
+    entry("mx.nd.scatter_nd",
+          torch="torch.zeros(shape, dtype=data.dtype).index_put(tuple(indices), data)",
+          status=COMPOSITE, args="indices (M, …) → a tuple of M index tensors; shape → zeros",
+          gotchas=["duplicate indices: which value wins is not defined in either"],
+          check=check("nd.scatter_nd(v, idx, shape=(3, 4))",
+                      "torch.zeros((3, 4), dtype=v.dtype).index_put(tuple(idx), v)",
+                      inputs="v=U(3); idx=IA([[0, 2, 1], [1, 3, 0]])", grad="v")),
+    entry("mx.nd.batch_take",
+          torch="a[torch.arange(a.shape[0]), indices]", status=COMPOSITE,
+          args="one index per row",
+          gotchas=["MXNet wants int32 indices (int64 raises a type error, measured); "
+                   "deprecated in favour of pick", "no gradient: its backward raises (measured)"],
+          check=check("nd.batch_take(x, i.astype('int32'))", "x[torch.arange(x.shape[0]), i]",
+                      inputs="x=U(3, 4); i=IA([0, 3, 1])")),
+    entry("mx.nd.one_hot", torch="F.one_hot(indices.long(), depth).to(torch.float32)",
+          status=ARGS, args="depth → num_classes; the result cast to float32",
+          defaults="dtype='float32' (PyTorch: int64)",
+          gotchas=["MXNet's one-hot is float32 by default (dtype=), PyTorch's int64",
+                   "an out-of-range index gives a zero row in MXNet, an error in PyTorch",
+                   "on_value/off_value: on * oh + off * (1 - oh)"],
+          check=check("nd.one_hot(i, 4)", "F.one_hot(i.long(), 4).to(torch.float32)",
+                      inputs="i=A([0, 3, 1])", kind="exact")),
+    entry("mx.nd.onehot_encode",
+          torch="F.one_hot(indices.long(), out.shape[1]).to(out.dtype)", status=COMPOSITE,
+          args="out (pre-allocated) → its width is num_classes",
+          gotchas=["the legacy form: the output array must be given (out=) and is filled",
+                   "float32 only: float64 indices or output raise (measured)"],
+          check=check("nd.onehot_encode(i.astype('float32'), nd.zeros((3, 4)))",
+                      "F.one_hot(i.long(), 4).to(torch.float32)",
+                      inputs="i=A([0, 3, 1])", kind="exact")),
+    entry("mx.nd.cumsum", torch="torch.cumsum(a, dim=axis)", status=RENAMED,
+          args="axis → dim",
+          gotchas=["without axis MXNet flattens first (PyTorch requires dim)"],
+          check=check("nd.cumsum(x, axis=1)", "torch.cumsum(x, dim=1)",
+                      inputs="x=U(3, 4)", grad="x")),
+    # ------------------------------------------------------------------ sorting
+    entry("mx.nd.argsort",
+          torch="torch.argsort(data, dim=axis, descending=not is_ascend).to(torch.float32)",
+          status=ARGS, args="axis=-1 → dim; is_ascend → descending=not is_ascend",
+          defaults="dtype='float32' (PyTorch: int64)", gotchas=[_F32IDX],
+          check=check("(nd.argsort(x), nd.argsort(x, axis=0, is_ascend=False))",
+                      "(torch.argsort(x, dim=-1).to(torch.float32), "
+                      "torch.argsort(x, dim=0, descending=True).to(torch.float32))",
+                      inputs="x=U(3, 4)", kind="exact")),
+    entry("mx.nd.sort", torch="torch.sort(data, dim=axis, descending=not is_ascend)[0]",
+          status=ARGS, args="axis=-1 → dim; is_ascend → descending=not is_ascend",
+          gotchas=["torch.sort returns (values, indices): take [0]",
+                   "MXNet 1.9.1: the gradient of nd.sort(x) with axis left at its default "
+                   "raises ('Invalid Parameter format for axis'); pass axis=-1 explicitly"],
+          check=check("(nd.sort(x, axis=-1), nd.sort(x, axis=0, is_ascend=False))",
+                      "(torch.sort(x, dim=-1)[0], torch.sort(x, dim=0, descending=True)[0])",
+                      inputs="x=U(3, 4)", grad="x")),
+    entry("mx.nd.topk",
+          torch="torch.topk(data, k, dim=axis)[1].to(torch.float32)", status=ARGS,
+          args="k=1, axis=-1 defaults; ret_typ='indices' default → the indices, as float32",
+          defaults="ret_typ='indices': MXNet returns the indices, not the values",
+          gotchas=[_F32IDX, "the default returns indices only (k=1): see the ret_typ forms"],
+          check=check("(nd.topk(x), nd.topk(x, axis=0, k=2))",
+                      "(torch.topk(x, 1, dim=-1)[1].to(torch.float32), "
+                      "torch.topk(x, 2, dim=0)[1].to(torch.float32))",
+                      inputs="x=U(3, 4)", kind="exact")),
+    entry("mx.nd.topk", form="ret_typ='value'", when=["ret_typ='value'"], signature=_TOPK_SIG,
+          torch="torch.topk(data, k, dim=axis)[0]", status=ARGS,
+          args="k → k; axis → dim; the values only",
+          check=check("nd.topk(x, k=2, ret_typ='value')", "torch.topk(x, 2, dim=-1)[0]",
+                      inputs="x=U(3, 4)", grad="x")),
+    entry("mx.nd.topk", form="ret_typ='both'", when=["ret_typ='both'"], signature=_TOPK_SIG,
+          torch="torch.topk(data, k, dim=axis)", status=ARGS,
+          args="k → k; axis → dim; (values, indices) with indices as float32",
+          gotchas=[_F32IDX],
+          check=check("nd.topk(x, k=2, ret_typ='both')",
+                      "v, i = torch.topk(x, 2, dim=-1)\n(v, i.to(torch.float32))",
+                      inputs="x=U(3, 4)", grad="x")),
+    entry("mx.nd.topk", form="ret_typ='mask'", when=["ret_typ='mask'"], signature=_TOPK_SIG,
+          torch="torch.zeros_like(data).scatter(axis, torch.topk(data, k, dim=axis)[1], 1.0)",
+          status=COMPOSITE, args="a 0/1 mask of the top k, in data's dtype",
+          check=check("nd.topk(x, k=2, ret_typ='mask')",
+                      "torch.zeros_like(x).scatter(-1, torch.topk(x, 2, dim=-1)[1], 1.0)",
+                      inputs="x=U(3, 4)", kind="exact")),
+    entry("mx.nd.topk", form="is_ascend=True", when=["is_ascend=True"], signature=_TOPK_SIG,
+          torch="torch.topk(data, k, dim=axis, largest=False)[1].to(torch.float32)",
+          status=ARGS, args="is_ascend=True → largest=False (the k smallest)",
+          gotchas=[_F32IDX],
+          check=check("nd.topk(x, k=2, is_ascend=True)",
+                      "torch.topk(x, 2, dim=-1, largest=False)[1].to(torch.float32)",
+                      inputs="x=U(3, 4)", kind="exact")),
+    entry("mx.nd.topk", form="dtype", when=["dtype"], signature=_TOPK_SIG,
+          torch="torch.topk(data, k, dim=axis)[1].to(dtype)", status=ARGS,
+          args="dtype → cast the int64 indices to it",
+          check=check("nd.topk(x, k=2, dtype='int32')",
+                      "torch.topk(x, 2, dim=-1)[1].to(torch.int32)",
+                      inputs="x=U(3, 4)", kind="exact")),
+    # ------------------------------------------------------------------ sequences (T, N, ...)
+    entry("mx.nd.SequenceMask", torch="data", status=COMPOSITE,
+          args="without use_sequence_length nothing is masked",
+          gotchas=["without use_sequence_length=True the lengths are ignored: the output is "
+                   "the input"],
+          check=check("nd.SequenceMask(x)", "x.clone()", inputs="x=U(3, 2, 2)", grad="x")),
+    entry("mx.nd.SequenceMask", form="use_sequence_length=True",
+          when=["use_sequence_length=True"], signature=_MASK_SIG,
+          torch="data.masked_fill((torch.arange(data.shape[0])[:, None] >= "
+                "sequence_length[None, :]).unsqueeze(-1), value)",
+          status=COMPOSITE,
+          args="time-major (T, N, C): steps t >= length[n] set to value (default 0)",
+          gotchas=["axis=0 (time-major) by default; axis=1 for (N, T, C): transpose the mask",
+                   "the step mask for (T, N) data needs no unsqueeze(-1)"],
+          check=check("nd.SequenceMask(x, l, use_sequence_length=True, value=-1.0)",
+                      "x.masked_fill((torch.arange(x.shape[0])[:, None] >= l[None, :])"
+                      ".unsqueeze(-1), -1.0)",
+                      inputs="x=U(3, 2, 2); l=A([1, 3])", grad="x")),
+    entry("mx.nd.SequenceMask", form="axis=1", when=["use_sequence_length=True", "axis=1"],
+          signature=_MASK_SIG,
+          torch="data.masked_fill((torch.arange(data.shape[1])[None, :] >= "
+                "sequence_length[:, None]).unsqueeze(-1), value)",
+          status=COMPOSITE, args="batch-major (N, T, C): steps t >= length[n] set to value",
+          check=check("nd.SequenceMask(x, l, use_sequence_length=True, axis=1)",
+                      "x.masked_fill((torch.arange(x.shape[1])[None, :] >= l[:, None])"
+                      ".unsqueeze(-1), 0.0)",
+                      inputs="x=U(2, 3, 2); l=A([1, 3])", grad="x")),
+    entry("mx.nd.SequenceReverse", torch="torch.flip(data, [0])", status=COMPOSITE,
+          args="reverses the time axis 0",
+          check=check("nd.SequenceReverse(x)", "torch.flip(x, [0])",
+                      inputs="x=U(3, 2, 2)", grad="x")),
+    entry("mx.nd.SequenceReverse", form="use_sequence_length=True",
+          when=["use_sequence_length=True"], signature=_SEQ_SIG,
+          torch="mx_sequence_reverse(data, sequence_length)", status=RECIPE,
+          recipe='''
+              def mx_sequence_reverse(data, length):
+                  """Reverse the first length[n] steps of each sequence n (time-major);
+                  the padding after them stays where it is."""
+                  out = data.clone()
+                  for n, l in enumerate(length.long().tolist()):
+                      out[:l, n] = data[:l, n].flip(0)
+                  return out''',
+          check=check("nd.SequenceReverse(x, l, use_sequence_length=True)", """
+              from sidebyside.catalogue.harness_ops_index import mx_sequence_reverse
+              mx_sequence_reverse(x, l)""", inputs="x=U(3, 2, 2); l=A([2, 3])", grad="x")),
+    entry("mx.nd.SequenceLast", torch="data[-1]", status=COMPOSITE,
+          args="the last step of the time axis 0",
+          gotchas=["MXNet 1.9.1, float64, no sequence_length: the backward pass gives a zero "
+                   "gradient and then corrupts memory (process crash, measured); float32 and "
+                   "the use_sequence_length=True form are right"],
+          check=check("nd.SequenceLast(x)", "x[-1]", inputs="x=U(3, 2, 2)",
+                      note="forward only: MXNet's float64 backward of this form is broken")),
+    entry("mx.nd.SequenceLast", form="use_sequence_length=True",
+          when=["use_sequence_length=True"], signature=_SEQ_SIG,
+          torch="data[sequence_length.long() - 1, torch.arange(data.shape[1])]",
+          status=COMPOSITE, args="the step length[n]-1 of each sequence n (time-major)",
+          check=check("nd.SequenceLast(x, l, use_sequence_length=True)",
+                      "x[l.long() - 1, torch.arange(x.shape[1])]",
+                      inputs="x=U(3, 2, 2); l=A([2, 3])", grad="x")),
+    # ------------------------------------------------------------------ flat indices
+    entry("mx.nd.unravel_index",
+          torch="torch.stack(torch.unravel_index(data.long(), shape)).to(data.dtype)",
+          status=COMPOSITE, args="shape → shape; returns one row per dimension",
+          gotchas=["MXNet returns one (ndim, n) array of the input's dtype, "
+                   "torch.unravel_index a tuple of int64 tensors"],
+          check=check("nd.unravel_index(i, shape=(3, 4))",
+                      "torch.stack(torch.unravel_index(i.long(), (3, 4))).to(i.dtype)",
+                      inputs="i=A([0, 5, 11])", kind="exact")),
+    entry("mx.nd.ravel_multi_index",
+          torch="sum(data[k] * math.prod(shape[k + 1:]) for k in range(len(shape)))",
+          status=COMPOSITE, args="data (ndim, n) → the row-major flat index",
+          gotchas=["PyTorch has no ravel_multi_index: weight each row by the product of the "
+                   "later dimensions"],
+          check=check("nd.ravel_multi_index(i, shape=(3, 4))",
+                      "sum(i[k] * math.prod((3, 4)[k + 1:]) for k in range(2))",
+                      inputs="i=A([[0, 1, 2], [0, 1, 3]])", kind="exact")),
+]
