@@ -138,6 +138,11 @@ $(NOMXNET_STAMP): requirements-nomxnet.txt constraints-nomxnet.txt pyproject.tom
 # Keep tests/nomxnet free of a conftest.py: collected first ("nomxnet" < "test_"), it would
 # take the module name `conftest` from tests/conftest.py, and `from conftest import ROOT` in
 # the main suite would fail.
+# sidebyside.migrate is the standard library alone, the same Python in both venvs: its tests
+# (tests/nomxnet/test_migrate_*.py) run once, in `make test`; here only the one that runs it
+# in a fresh interpreter of this venv (no mxnet, numpy 2) and checks what it imported
+NOMXNET_TESTS := $(filter-out tests/nomxnet/test_migrate_%,$(wildcard tests/nomxnet/test_*.py)) \
+  tests/nomxnet/test_migrate_catalogue_pure.py::test_lookup_in_a_fresh_interpreter_imports_no_framework
 test-nomxnet: $(NOMXNET_STAMP)
 	@msg=$$($(NOMXNET_BIN)/python -c 'import mxnet' 2>&1) && { \
 	  echo "$(NOMXNET_VENV): 'import mxnet' succeeded, and this environment must not have it" >&2; \
@@ -148,7 +153,7 @@ test-nomxnet: $(NOMXNET_STAMP)
 	@$(NOMXNET_BIN)/python -c 'import sys, numpy; sys.exit(None if int(numpy.__version__.split(".")[0]) >= 2 else f"$(NOMXNET_VENV) has numpy {numpy.__version__}: it must be 2 or newer")'
 	@echo "$(NOMXNET_VENV): no mxnet (ModuleNotFoundError), numpy $$($(NOMXNET_BIN)/python -c 'import numpy; print(numpy.__version__)')"
 	SIDEBYSIDE_NOMXNET=1 $(NOMXNET_BIN)/python -m pytest -o addopts= -p no:cacheprovider \
-	  --confcutdir=tests/nomxnet tests/nomxnet
+	  --confcutdir=tests/nomxnet $(NOMXNET_TESTS)
 
 ## portability: the notebooks and the API map as another machine runs them: scalar
 ## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and

@@ -248,6 +248,11 @@ def test_the_operator_table_is_the_installed_mxnet_s():
     assert ops["mx.sym.Reshape"] == ops["mx.nd.reshape"] == ops["mx.sym.Symbol.reshape"]
     assert ops["mx.nd.sum_axis"] == ops["mx.nd.sum"] != ops["mx.nd.mean"]
     assert ops["mx.npx.batch_dot"] == ops["mx.nd.batch_dot"]
+    # symbol_ops.json is sidebyside.mx2torch's registry, and the Symbol faces say so
+    assert sorted(index._symbol_ops()) == surface.symbol_ops()
+    assert "mx2torch translates" in index.mx2torch_note("mx.sym.Convolution")
+    assert "no translator" in index.mx2torch_note("mx.sym.topk")
+    assert index.mx2torch_note("mx.nd.Convolution") == ""
 
 
 def test_methods_are_found_on_subclasses_that_inherit_them():

@@ -123,6 +123,14 @@ def _notes(e) -> str:
         out.append(f"*bound*: {_cell(e.check.note)}")
     if e.mx2torch:
         out.append(f"*mx2torch*: {_cell(e.mx2torch)}")
+    else:
+        from sidebyside.catalogue import index
+
+        op = index.operator_of().get(e.mx)
+        faces = sorted(n for n, o in index.operator_of().items()
+                       if o == op and n.startswith("mx.sym.")) if op else []
+        if faces:
+            out.append(f"*mx2torch* ({_code(faces[0])}): {_cell(index.mx2torch_note(faces[0]))}")
     if e.teach:
         # an HTML link to the built page's section: MyST resolves no heading ids of notebooks
         out.append(f'taught in <a class="sbs-sec" href="{html.escape(e.target)}">'

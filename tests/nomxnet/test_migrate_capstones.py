@@ -215,7 +215,7 @@ BEST = [
     ("t = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})",
      "mx.gluon.Trainer", "optim.SGD("),
     ("t = gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.1})",
-     "mx.gluon.Trainer", "adam"),
+     "mx.gluon.Trainer", "Adam("),
     ("L = gluon.loss.SoftmaxCrossEntropyLoss()", "mx.gluon.loss.SoftmaxCrossEntropyLoss",
      "CrossEntropyLoss(reduction='none')"),  # Gluon's loss is per sample
     ("L = gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True)",

@@ -32,7 +32,7 @@ def step(x, y):
         loss = loss_fn(net(x), y)
     loss.backward()
     trainer.step(x.shape[0])
-    mx.profiler.set_config(profile_all=True)
+    mx.library.load('libcustom_ops.so')  # no catalogue entry: counted unmapped
     return nd.concat(x, x).asnumpy(), my_own_thing(x)
 """
 

@@ -122,9 +122,13 @@ def torch_loader(x, y, batch=BATCH):
 
 # ------------------------------------------------------------------ files and downloads
 def tmpdir():
+    import atexit
+    import shutil
     import tempfile
 
-    return tempfile.mkdtemp(prefix="sbs_legacy_")
+    path = tempfile.mkdtemp(prefix="sbs_legacy_")
+    atexit.register(shutil.rmtree, path, True)
+    return path
 
 
 def serve(payload: bytes, name="file.bin"):
@@ -143,7 +147,7 @@ def serve(payload: bytes, name="file.bin"):
             pass
 
     srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    threading.Thread(target=srv.serve_forever, args=(0.005,), daemon=True).start()
 
     def stop():
         srv.shutdown()
@@ -172,3 +176,124 @@ def write_mnist(folder, n=4, prefix=("train", "t10k"), gz=False, raw=False):
             with (gzip.open if gz else open)(path, "wb") as f:
                 f.write(head + body.tobytes())
     return img, lab
+
+
+def capture_logs(fn):
+    """Run ``fn()`` with the root logger at INFO; return the messages logged."""
+    import logging
+
+    records = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = lambda r: records.append(r.getMessage())
+    root = logging.getLogger()
+    level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    try:
+        fn()
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    return records
+
+
+class in_dir:  # noqa: N801 - a context manager, used like a function
+    """``with in_dir(path):`` work in ``path``, then go back."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __enter__(self):
+        import os
+
+        self.old = os.getcwd()
+        os.chdir(self.path)
+        return self.path
+
+    def __exit__(self, *exc):
+        import os
+
+        os.chdir(self.old)
+
+
+def process_group():
+    """A one-process gloo group (rank 0 of 1) in this process; returns a function that
+    destroys it."""
+    import torch.distributed as dist
+
+    dist.init_process_group("gloo", store=dist.HashStore(), rank=0, world_size=1)
+    return dist.destroy_process_group
+
+
+#: values one side leaves for the other (the MXNet side runs first): a file MXNet wrote,
+#: read on the PyTorch side with sidebyside.recordio
+SHARED: dict = {}
+
+
+def tolerance_verdicts(assert_fn, convert):
+    """Whether ``assert_fn(a + δ, a)`` passes for δ around atol + rtol·|a| (1e-3 + 3e-4):
+    the list of verdicts, the same on both sides when the tolerance formula is."""
+    import contextlib
+    import io
+
+    a = onp.array([1.0, 2.0, -3.0])
+    out = []
+    for d in (0.0, 9e-4, 1.25e-3, 1.35e-3, 2e-3, -1.25e-3, -1.35e-3):
+        b = a + onp.array([0.0, 0.0, d])
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # MXNet prints the mismatches
+                assert_fn(convert(b), convert(a))
+            out.append(True)
+        except AssertionError:
+            out.append(False)
+    return out
+
+
+class amp_flags:  # noqa: N801 - a context manager, used like a function
+    """Let ``mx.contrib.amp.init_trainer`` run without ``amp.init()`` (which rewrites
+    MXNet's operators for the whole process, so no check may call it): mark AMP as
+    initialised for the call, then restore the flags."""
+
+    def __enter__(self):
+        from mxnet.contrib.amp import amp
+
+        self.old = amp._amp_initialized, amp._amp_loss_scale_initialized
+        amp._amp_initialized = amp._amp_loss_scale_initialized = True
+
+    def __exit__(self, *exc):
+        from mxnet.contrib.amp import amp
+
+        amp._amp_initialized, amp._amp_loss_scale_initialized = self.old
+
+
+AMP_INPUTS = (1e20, 1.0, 0.5)   # the first step's scaled loss overflows float32
+
+
+def amp_weights():
+    """A Dense(2, in_units=3)'s weight (float32) and bias, the same every call."""
+    rng = onp.random.default_rng(9)
+    return rng.uniform(-1, 1, (2, 3)).astype("float32"), rng.uniform(-1, 1, 2).astype("float32")
+
+
+def amp_problem_mx():
+    """(dense, trainer, inputs): a float32 Dense with amp_weights, SGD lr 0.5."""
+    import mxnet as mx
+
+    w, b = amp_weights()
+    dense = mx.gluon.nn.Dense(2, in_units=3)
+    dense.initialize()
+    dense.weight.set_data(mx.nd.array(w))
+    dense.bias.set_data(mx.nd.array(b))
+    trainer = mx.gluon.Trainer(dense.collect_params(), "sgd", {"learning_rate": 0.5})
+    return dense, trainer, [mx.nd.ones((4, 3)) * v for v in AMP_INPUTS]
+
+
+def amp_problem_torch():
+    import torch
+
+    w, b = amp_weights()
+    dense = torch.nn.Linear(3, 2)
+    with torch.no_grad():
+        dense.weight.copy_(torch.from_numpy(w))
+        dense.bias.copy_(torch.from_numpy(b))
+    return dense, [torch.ones(4, 3) * v for v in AMP_INPUTS]

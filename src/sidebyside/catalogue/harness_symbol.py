@@ -56,7 +56,9 @@ def translation(tag: str):
     from sidebyside import mx2torch
 
     p = prefix(tag)
-    return mx2torch.translation(p + "-symbol.json", p + "-0000.params")
+    params = mx2torch.load_params(p + "-0000.params")
+    # a graph without parameters: mx.nd.save({}) writes a file that reads back as []
+    return mx2torch.translation(p + "-symbol.json", params or {})
 
 
 def torch_graph(tag: str, *inputs):
@@ -134,3 +136,69 @@ def torch_cube():
     if TorchCube is None:
         TorchCube = _torch_cube()
     return TorchCube
+
+
+# ------------------------------------------------- recompute in backward (mirror_stage)
+_RECOMPUTE = None
+
+
+def recompute():
+    """``Recompute.apply(fn, x)``: runs ``fn`` without keeping its intermediates and runs it
+    again in backward (what ``_set_attr(mirror_stage='True')`` asks of MXNet; it is what
+    ``torch.utils.checkpoint.checkpoint`` does, without that function's first-call import of
+    ``torch._dynamo``, measured at 2–5 s here)."""
+    global _RECOMPUTE
+    if _RECOMPUTE is None:
+        import torch
+
+        class Recompute(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, fn, x):
+                ctx.fn = fn
+                ctx.save_for_backward(x)
+                with torch.no_grad():
+                    return fn(x)
+
+            @staticmethod
+            def backward(ctx, grad_out):
+                (x,) = ctx.saved_tensors
+                with torch.enable_grad():
+                    x = x.detach().requires_grad_(True)
+                    out = ctx.fn(x)
+                (grad,) = torch.autograd.grad(out, x, grad_out)
+                return None, grad
+
+        _RECOMPUTE = Recompute
+    return _RECOMPUTE
+
+
+@functools.lru_cache(maxsize=1)
+def mx_numpy_cube():
+    """The same y = x³ as a (deprecated) ``mx.operator.NumpyOp``: an instance, called on
+    symbols (``op(data=sym, name=...)``); it computes on numpy arrays, in float32."""
+    import warnings
+
+    import mxnet as mx
+
+    class Cube(mx.operator.NumpyOp):
+        def __init__(self):
+            super().__init__(need_top_grad=True)
+
+        def list_arguments(self):
+            return ["data"]
+
+        def list_outputs(self):
+            return ["output"]
+
+        def infer_shape(self, in_shape):
+            return in_shape, [in_shape[0]]
+
+        def forward(self, in_data, out_data):
+            out_data[0][:] = in_data[0] ** 3
+
+        def backward(self, out_grad, in_data, out_data, in_grad):
+            in_grad[0][:] = 3 * in_data[0] ** 2 * out_grad[0]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "NumpyOp has been deprecated"
+        return Cube()

@@ -23,7 +23,7 @@ import functools
 
 from .model import Entry, parse_when
 
-__all__ = ["entries", "lookup", "names", "by_key", "INHERITS", "SUBCLASS_METHODS",
+__all__ = ["entries", "lookup", "names", "by_key", "INHERITS", "SUBCLASS_METHODS", "mx2torch_note",
            "NOT_LITERAL", "Match",
            "call_arguments"]
 
@@ -172,6 +172,28 @@ def operator_of() -> dict[str, str]:
 
     families = json.loads(Path(__file__).with_name("operators.json").read_text("utf-8"))
     return {name: op for op, members in families.items() for name in members}
+
+
+@functools.lru_cache(maxsize=1)
+def _symbol_ops() -> frozenset:
+    import json
+    from pathlib import Path
+
+    return frozenset(json.loads(Path(__file__).with_name("symbol_ops.json").read_text("utf-8")))
+
+
+def mx2torch_note(name: str) -> str:
+    """For a Symbol-API operator name (``mx.sym.Convolution``): what :mod:`sidebyside.mx2torch`
+    does with a ``-symbol.json`` holding that operator (``symbol_ops.json``, its registry);
+    ``""`` for other names."""
+    op = operator_of().get(name)
+    if not name.startswith("mx.sym.") or op is None:
+        return ""
+    if op in _symbol_ops():
+        return (f"a saved graph (-symbol.json + .params) holding `{op}` nodes: "
+                "python -m sidebyside.mx2torch translates it to PyTorch code, no MXNet needed")
+    return (f"sidebyside.mx2torch has no translator for `{op}`: it refuses a -symbol.json "
+            "holding that operator (write the node by hand from this entry)")
 
 
 @functools.lru_cache(maxsize=1)

@@ -152,6 +152,8 @@ def public_surface() -> dict[str, set[str]]:
             first, reach = by_obj.setdefault(id(obj), (name, set()))
             reach.update({name, _home(obj)})
     for key, cls in sorted(mx.optimizer.Optimizer.opt_registry.items()):
+        if not (cls.__module__ or "").startswith("mxnet"):
+            continue  # registered by a program (sidebyside.optim's TorchAdam), not MXNet's
         name = f"mx.optimizer.{cls.__name__}"
         first, reach = by_obj.setdefault(id(cls), (name, set()))
         reach.update({name, _home(cls)})
@@ -335,7 +337,8 @@ OPERATORS_JSON = Path(__file__).with_name("operators.json")
 
 def write_operator_table(path: Path = OPERATORS_JSON) -> int:
     """Write :func:`operator_table` as the committed ``operators.json`` (registered operator →
-    its names); returns the number of names. ``python -m sidebyside.catalogue.surface``."""
+    its names); returns the number of names. ``python -m sidebyside.catalogue.surface``
+    writes it and ``symbol_ops.json``."""
     families: dict[str, list[str]] = {}
     for name, op in operator_table().items():
         families.setdefault(op, []).append(name)
@@ -344,5 +347,25 @@ def write_operator_table(path: Path = OPERATORS_JSON) -> int:
     return sum(map(len, families.values()))
 
 
+SYMBOL_OPS_JSON = Path(__file__).with_name("symbol_ops.json")
+
+
+def symbol_ops() -> list[str]:
+    """The registered operators :mod:`sidebyside.mx2torch` translates in a ``-symbol.json``
+    (its ``REGISTRY``), sorted."""
+    from ..mx2torch import ops
+
+    return sorted(ops.REGISTRY)
+
+
+def write_symbol_ops(path: Path = SYMBOL_OPS_JSON) -> int:
+    """Write :func:`symbol_ops` as the committed ``symbol_ops.json`` (read by the standard
+    library lookup); returns their number."""
+    names = symbol_ops()
+    Path(path).write_text(json.dumps(names, indent=0) + "\n", encoding="utf-8")
+    return len(names)
+
+
 if __name__ == "__main__":
-    print(f"operators.json: {write_operator_table()} names")
+    print(f"operators.json: {write_operator_table()} names; "
+          f"symbol_ops.json: {write_symbol_ops()} operators")

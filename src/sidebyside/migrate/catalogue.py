@@ -150,15 +150,21 @@ def _tolerance(e) -> str:
     return "checked: " + "; ".join(parts)
 
 
-def from_catalogue(e, how: str = "") -> Entry:
+def from_catalogue(e, how: str = "", name: str = "") -> Entry:
     """A catalogue entry (:class:`sidebyside.catalogue.Entry`) as this module's
-    :class:`Entry`: the page that teaches it, else its row on the book's page of MXNet's API."""
+    :class:`Entry`: the page that teaches it, else its row on the book's page of MXNet's API.
+    Looked up by a Symbol-API ``name`` (``mx.sym.Convolution``), it says what
+    :mod:`sidebyside.mx2torch` does with a saved graph holding that operator."""
+    from ..catalogue import index
+
     link, anchor, where = e.link, e.anchor, e.where
+    note = index.mx2torch_note(name) if name else ""
     torch = e.torch if e.status != "no counterpart" else f"{e.torch} (recipe)"
     return Entry(key=e.key, mxnet=e.key, torch=torch, mxnet_names=e.names,
                  torch_names=_torch_names(e.torch + " " + e.recipe), status=e.status,
                  tolerance=_tolerance(e), where=where, link=link, anchor=anchor,
-                 origin=f"catalogue entry {e.key!r}", gotchas=tuple(e.gotchas), form=e.form,
+                 origin=f"catalogue entry {e.key!r}",
+                 gotchas=tuple(e.gotchas) + ((note,) if note else ()), form=e.form,
                  how=how, catalogue=True)
 
 
@@ -180,7 +186,7 @@ def lookup(name: str, direction: str = "torch", call=None) -> list[Entry]:
         from ..catalogue import index
 
         positional, keywords = index.call_arguments(call) if call is not None else ((), {})
-        return [from_catalogue(m.entry, m.how)
+        return [from_catalogue(m.entry, m.how, name)
                 for m in index.lookup(name, positional, keywords)]
     return _reverse(name) + _lookup_gluon(name)
 

@@ -580,7 +580,8 @@ ENTRIES = [
           status=RECIPE,
           recipe="""
               # delete net.hybridize(): Sequential (not Hybrid) hybridizes its HybridBlock
-              # children (and warns about the others); a Module runs eagerly""",
+              # children (it warns only when every child is a HybridBlock: use HybridSequential);
+              # a Module runs eagerly""",
           args="active, **kwargs → nothing",
           teach="07_hybridize_export §`hybridize()` reaches every child",
           check=check("""

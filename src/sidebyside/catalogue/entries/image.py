@@ -171,8 +171,8 @@ ENTRIES = [
           status=ARGS,
           args="top, bot, left, right → pad=(left, right, top, bot) on the last two dims "
                "of a CHW tensor; type=0 (constant) → mode='constant', value → value; "
-               "type=1 (replicate) → mode='replicate'; type=2 (reflect) → mode='reflect' "
-               "is OpenCV's type 4 (REFLECT_101)",
+               "type=1 (replicate) → mode='replicate'; type=4 (OpenCV's REFLECT_101) → mode='reflect'; type=2 (REFLECT: the edge repeated, 2 1|1 2 3 4|4 3) has no F.pad mode "
+               "(concatenate flipped slices)",
           check=check("""
               mx.image.copyMakeBorder(img, 1, 2, 3, 0, type=0, value=7)""", """
               F.pad(img.permute(2, 0, 1), (3, 0, 1, 2), value=7).permute(1, 2, 0)""",

@@ -262,3 +262,42 @@ ENTRIES += [
               t = torch.empty(3, 4, dtype=dtype)
               nn.init.constant_(t, 0.5)""", kind="exact")),
 ]
+
+ENTRIES += [
+    entry("mx.init.FusedRNN",
+          torch="torch.nn.init on each parameter of torch.nn.LSTM(input_size, num_hidden, "
+                "num_layers)  # weights: init; biases: 0, the forget gate's forget_bias",
+          status=RECIPE,
+          recipe="""
+              # mx.init.FusedRNN(init, num_hidden, num_layers, 'lstm', forget_bias=b) on the
+              # packed parameters of sym.RNN / rnn.LSTM → the same on torch.nn.LSTM's tensors
+              for name, p in lstm.named_parameters():
+                  if name.startswith('weight'):
+                      init_(p)                      # e.g. torch.nn.init.ones_, xavier_uniform_
+                  else:
+                      torch.nn.init.zeros_(p)
+                      p.data[num_hidden:2 * num_hidden] = forget_bias   # gates i, f, c, o""",
+          args="init → the same initialiser on every weight matrix; num_hidden → hidden_size; "
+               "mode='lstm' → torch.nn.LSTM (gate order i, f, c/g, o in both); forget_bias → "
+               "the forget gate's slice of each bias vector",
+          gotchas=["forget_bias is written into both bias vectors (i2h and h2h): with "
+                   "forget_bias=1.0 the gate starts at an effective bias of 2.0, as a "
+                   "torch.nn.LSTM with both slices set",
+                   "it initialises the one packed vector of a fused RNN (sym.RNN's "
+                   "parameters): weights of all layers first, then biases"],
+          check=check("""
+              init = mx.init.FusedRNN(mx.init.One(), num_hidden=3, num_layers=1, mode='lstm',
+                                      forget_bias=1.0)
+              arr = nd.zeros((4 * 3 * (4 + 3) + 2 * 4 * 3,), dtype=dtype)
+              init(mx.init.InitDesc('lstm_weight'), arr)   # a name ending in weight: _init_weight
+              arr""", """
+              lstm = nn.LSTM(4, 3).to(dtype)
+              for name, p in lstm.named_parameters():
+                  if name.startswith('weight'):
+                      nn.init.ones_(p)
+                  else:
+                      nn.init.zeros_(p)
+                      p.data[3:6] = 1.0
+              torch.cat([lstm.weight_ih_l0.flatten(), lstm.weight_hh_l0.flatten(),
+                         lstm.bias_ih_l0, lstm.bias_hh_l0]).detach()""", kind="exact")),
+]

@@ -5,8 +5,8 @@ from ..model import RENAMED, check, entry
 ENTRIES = [
     entry("mx.cpu", torch="torch.device('cpu')", status=RENAMED,
           args="device_id → index (ignored for the CPU)",
-          gotchas=["PyTorch places tensors with `device=` / `.to(device)`; there is no "
-                   "`with mx.cpu():` style default-context scope (use torch.set_default_device)"],
+          gotchas=["`with mx.cpu():` (a default-context scope) → `with torch.device('cpu'):` "
+                   "(torch.device is a context manager too), or torch.set_default_device"],
           check=check("mx.cpu().device_type", "torch.device('cpu').type", kind="exact")),
     entry("mx.gpu", torch="torch.device('cuda', device_id)", status=RENAMED,
           args="device_id → index; device type 'gpu' → 'cuda'",
@@ -24,7 +24,7 @@ ENTRIES = [
           check=check("mx.Context('cpu', 0).device_type", "torch.device('cpu', 0).type",
                       kind="exact")),
     entry("mx.random.seed", torch="torch.manual_seed(seed_state)", status=RENAMED,
-          args="seed_state → seed; ctx='all' has no counterpart (torch.manual_seed seeds every device)",
+          args="seed_state → seed; ctx='all' (the default) → torch.manual_seed, which seeds every device; ctx=mx.gpu(i) (one device) → torch.cuda.manual_seed on that device",
           gotchas=["The two frameworks' generators differ: the same seed gives different numbers "
                    "on each side, only each side's own sequence repeats"],
           check=check("mx.random.seed(3); a = nd.random.uniform(shape=(5,)); "

@@ -97,6 +97,12 @@ class MyMetric(torchmetrics.Metric):
         return self.sum_metric / self.num_inst
 '''
 
+_MCC_DEGENERATE = ("a batch with one predicted class or one true class: MXNet gives 0.0 "
+                   "(labels [1, 1, 0, 1], every prediction 1), torchmetrics 0.577 (and 1.0 "
+                   "when labels and predictions are all 1); MXNet's rule: (tp·tn − fp·fn) / "
+                   "√(product of the non-zero sums), 0 when the numerator is 0")
+
+
 ENTRIES = [
     # ------------------------------------------------------------------ classification
     entry("mx.metric.Accuracy",
@@ -192,7 +198,7 @@ ENTRIES = [
                "average='micro' → BinaryMatthewsCorrCoef (the form)",
           gotchas=["binary only, like F1; its default 'macro' averages the batches' "
                    "coefficients: -0.340 against the pooled -0.371 on the check's batches",
-                   _ORDER, _F32.format("3e-8 relative")],
+                   _MCC_DEGENERATE, _ORDER, _F32.format("3e-8 relative")],
           check=_ck(_mx("mx.metric.MCC()"),
                     _pt(_MEAN_OF, extra=", prep=lambda p, t: (binary_matthews_corrcoef("
                         "p.argmax(1), t),)", head="from torchmetrics.functional.classification "
@@ -203,7 +209,7 @@ ENTRIES = [
           torch="torchmetrics.classification.BinaryMatthewsCorrCoef()  # fed pred.argmax(1)",
           status=ARGS,
           args="preds → preds.argmax(1); average='micro' → (none: the counts are pooled)",
-          gotchas=[_ORDER, _F32.format("3e-8 relative")],
+          gotchas=[_MCC_DEGENERATE, _ORDER, _F32.format("3e-8 relative")],
           check=_ck(_mx("mx.metric.MCC(average='micro')"),
                     _pt("torchmetrics.classification.BinaryMatthewsCorrCoef()",
                         extra=", prep=lambda p, t: (p.argmax(1), t)"), _BIN, rtol=3e-7,

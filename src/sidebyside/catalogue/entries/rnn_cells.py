@@ -102,8 +102,8 @@ ENTRIES = [
                "False → the list; returns (outputs, states)",
           defaults="layout 'NTC' (batch first): unroll's default, not the fused layers' 'TNC'",
           gotchas=["unroll defaults to layout='NTC' where the fused rnn.LSTM defaults to "
-                   "'TNC'", "merge_outputs=None returns what the inputs were: one array "
-                   "in, one array out; a list of steps in, a list out",
+                   "'TNC'", "merge_outputs=None gives a list of steps (one array per time step), "
+                   "whatever the input: merge_outputs=True for one stacked array",
                    "in float64, unroll without begin_state fails (its zeros are float32, measured "
                    "MXNetError): pass begin_state=cell.begin_state(batch_size=N, "
                    "dtype='float64')", "a single LSTMCell unrolled equals torch.nn.LSTM(batch_first=True) with "
@@ -298,7 +298,8 @@ class Doubled(nn.Module):           # a custom modifier: wraps a cell, changes i
         self.cell = cell
 
     def forward(self, x, h):
-        return 2 * self.cell(x, h)  # (the state the wrapped cell returns is not doubled)
+        h_new = self.cell(x, h)
+        return 2 * h_new, h_new     # (output, state): the state stays the cell's own
 """
 _MODIFIER_MX = """
 class Doubled(rnn.ModifierCell):
@@ -356,12 +357,14 @@ ENTRIES += [
           check=check(_CUSTOM_MX.format(base="HybridRecurrentCell", body=_HFWD) + _RUN_MX,
                       _CUSTOM_PT + _RUN_PT, inputs="x=U(2, 3, 4)", grad="x")),
     entry("mx.gluon.rnn.ModifierCell", torch="class Doubled(torch.nn.Module)",
-          status=RECIPE, recipe=_MODIFIER_PT + "\nh1 = Doubled(nn.GRUCell(4, 3))(x, h)",
+          status=RECIPE, recipe=_MODIFIER_PT + "\nout, h = Doubled(nn.GRUCell(4, 3))(x, h)  # feed h back, not out",
           args="ModifierCell(base_cell) with hybrid_forward → an nn.Module holding the cell "
                "and changing what it returns",
           check=check(_MODIFIER_MX + textwrap.dedent("""
               net = Doubled(rnn.GRUCell(3, input_size=4))
-              net(x, [h])[0]"""), _MODIFIER_PT + textwrap.dedent("""
+              # two steps, the second from the state the first returned
+              (lambda o: (o[0], *(lambda o2: (o2[0], o2[1][0]))(net(x, o[1]))))(net(x, [h]))"""),
+              _MODIFIER_PT + textwrap.dedent("""
               mod = Doubled(nn.GRUCell(4, 3))
-              mod(x, h)"""), inputs="x=U(2, 4); h=U(2, 3)", grad="x, h")),
+              (lambda o: (o[0], *mod(x, o[1])))(mod(x, h))"""), inputs="x=U(2, 4); h=U(2, 3)", grad="x, h")),
 ]
