@@ -442,8 +442,7 @@ assert 1e-6 < cross["mean"] < 1e-3 and 1e-8 < cross["var"] < 1e-2
 #
 # Both loops now run MXNet's example's structure for three steps: the discriminator's step
 # (`fake.detach()`), then the generator's, which draws the fake batch again from the same
-# noise. (PyTorch's `main.py` reuses the first `fake` instead: the same weights, but the
-# generator's BatchNorm statistics are updated once per step instead of twice.) PyTorch's
+# noise. (PyTorch's `main.py` reuses the first `fake` instead of drawing it again.) PyTorch's
 # Adam takes MXNet's `"adam"` steps through `optim.mxnet_adam_settings(opt, t,
 # learning_rate=2e-4, beta1=0.5)` before each step ([notebook 8](../08_optimizers_trainer.ipynb)
 # §4): MXNet folds both bias corrections into the rate and hands the kernel float32
@@ -522,10 +521,8 @@ lockstep = {
 # **Check**: in float64 the learned weights agree to about 1e-8 relative, not 1e-12, and the
 # first discriminator gradient already differs by about 2e-8, and three Adam steps carry
 # that into the weights. Some of MXNet's float64 kernels round through float32 (its
-# `LeakyReLU` computes the negative branch as `f32(x)·f32(α)`), but that one alone does not
-# account for it: a PyTorch `LeakyReLU` rounded the same way left the gap near 1e-8 when
-# we tried it, so another kernel of this network rounds too, and this page does not settle
-# which. The bound is 5e-8, measured, not 1e-12.
+# `LeakyReLU` computes the negative branch as `f32(x)·f32(α)`); which of this network's
+# kernels make the gap, this page does not settle. The bound is 5e-8, measured, not 1e-12.
 # In float32 the two frameworks differ by no more than each one's own float32 drift from its
 # float64 run (a factor of 3 allowed). The generator's running statistics are another matter:
 # §4 found that MXNet updates them in the backward pass, and the discriminator's step passes
