@@ -553,22 +553,38 @@ assert abs(mx_rate - 0.25) < 0.01 and abs(mx_scale - 4.0) < 0.2
 # it whole. A pasted line finds the rows of every name it calls or imports — not of its
 # variables, keywords or literals —, the rows that hold more of them first.
 #
-# It searches more than this map: the mapping tables of every notebook and deep dive
-# (`sidebyside.mappings` reads them), the entries of the book's [error index](../errors.md) and the
-# helper package's public names. Every hit says where it is taught — `where` for a reader,
-# `link` and `target` (the page, and the section in the built book) for a link. The output
-# below depends on the other notebooks' tables, so it is not compared; its checks run.
+# It searches more than this map. An MXNet name finds first its entries in the catalogue of
+# [all of MXNet's API](../mxnet_api.md) (`sidebyside.catalogue`: every public construct, one
+# entry per form, each with a check that runs both sides), then this map's rows; after them
+# come the mapping tables of every notebook and deep dive (`sidebyside.mappings` reads them),
+# the entries of the book's [error index](../errors.md) and the helper package's public names.
+# Every hit says where it is taught — `where` for a reader, `link` and `target` (the page,
+# and the section or row in the built book) for a link. The output below depends on the
+# other notebooks' tables, so it is not compared; its checks run, on this map's rows
+# (`apimap.Row`) and on the catalogue's entries.
 
 # %% tags=["nbval-ignore-output"]
 lookups = {query: [(hit.key, hit.where) for hit in apimap.find(query)[:4]]
            for query in ("nd.gather_nd", "torch.exp", "x = nd.concat(a, b, dim=1)",
                          "Dense(128, activation='relu')", "params_to_state_dict")}
-assert [r.key for r in apimap.find("arccos")] == ["acos"]
-assert [r.key for r in apimap.find("linalg.gemm2")][:2] == ["addbmm", "bmm"]
-assert "scatter_" not in [r.key for r in apimap.find("cat")]
-assert lookups["nd.gather_nd"][0] == ("gather", "notebook 2, §8. The whole map, run")
-assert lookups["torch.exp"][0][0] == "exp" == apimap.find("mx.nd.exp")[0].key
-assert lookups["x = nd.concat(a, b, dim=1)"][0][0] == "cat"
+
+
+def map_rows(query):
+    """The keys of this map's rows that ``query`` finds, best first."""
+    return [hit.key for hit in apimap.find(query) if isinstance(hit, apimap.Row)]
+
+
+assert map_rows("arccos") == ["acos"] and apimap.find("arccos")[0].key == "mx.nd.arccos"
+assert map_rows("linalg.gemm2")[:2] == ["addbmm", "bmm"]
+assert {h.key for h in apimap.find("linalg.gemm2")[:3]} >= {   # the catalogue: one per form
+    "mx.nd.linalg.gemm2", "mx.nd.linalg.gemm2 [transpose_a=True]"}
+assert "scatter_" not in [hit.key for hit in apimap.find("cat")]
+assert lookups["nd.gather_nd"][:2] == [("mx.nd.gather_nd", "All of MXNet's API, mx.nd.gather_nd"),
+                                       ("gather", "notebook 2, §8. The whole map, run")]
+assert apimap.find("nd.gather_nd")[0].target == "mxnet_api.html#api-mx-nd-gather_nd"
+assert lookups["torch.exp"][0][0] == "exp" == map_rows("mx.nd.exp")[0]
+assert apimap.find("mx.nd.exp")[0].key == "mx.nd.exp"
+assert map_rows("x = nd.concat(a, b, dim=1)")[0] == "cat"
 helper = next(h for h in apimap.find("params_to_state_dict")
               if h.key == "sidebyside.convert.params_to_state_dict")
 assert helper.where.startswith("notebook ") and helper.target.startswith("notebooks/")

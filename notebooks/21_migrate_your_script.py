@@ -4,9 +4,9 @@
 # **What you will learn**
 #
 # - how `python -m sidebyside.migrate` reads a legacy MXNet script without running it and
-#   lists every construct with its counterpart — a row this collection executes, with the
-#   tolerance it was checked to and the notebook section that teaches it — the gotchas that
-#   apply there, and what is *not in the map*;
+#   lists every construct with its counterpart — an entry of the catalogue of MXNet's API,
+#   executed in both frameworks, with the tolerance it was checked to and the section that
+#   teaches it — the gotchas that apply there, and what is *not in the map*;
 # - how to read one site of the report: a name resolved from an import, inferred from an
 #   assignment or only guessed, and a gotcha whose message is computed from the call's own
 #   arguments;
@@ -23,8 +23,8 @@
 # longer installs. MXNet and PyTorch are imported here only for §3's proof.
 #
 # **Prerequisites**: [notebook 16](16_capstone_mxnet_to_pytorch.ipynb) (the legacy script and
-# its port), and [notebook 2](02_tensor_ops.ipynb) §8 (the API map the counterparts come
-# from). **Time**: about 20 minutes.
+# its port), and [notebook 2](02_tensor_ops.ipynb) §10 (looking a name up; the catalogue of
+# [all of MXNet's API](../mxnet_api.md) holds the counterparts). **Time**: about 20 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import ast
@@ -144,11 +144,13 @@ assert by_name["mx.io.MNISTIter"][0].site.path == LEGACY[1]      # found in data
 # **The counterpart.** Each `SiteReport` holds the use site (`.site`: line, code, canonical
 # name, how it was resolved), its counterparts from the collection (`.counterparts`, the best
 # fit first; `.counterpart` is that one), the gotcha findings (`.findings`) and the draft's
-# rewrite rule, if one applies (`.rewrite`). A counterpart comes from one of two sources, both
-# executed: a row of the API map, run on the same inputs in both frameworks by
-# [notebook 2](02_tensor_ops.ipynb) §8 and compared to the row's tolerance; or a row of a
-# notebook's mapping table, checked by the section that table sums up. The `Trainer` of the
-# training loop, and the first site whose counterpart is an API-map row run to a tolerance:
+# rewrite rule, if one applies (`.rewrite`). Every counterpart of an MXNet construct is an
+# entry of the catalogue of [all of MXNet's API](../mxnet_api.md) (`sidebyside.catalogue`):
+# one entry per construct, and one per form where the call's arguments change the answer,
+# each with a check that runs both frameworks on the same inputs (float64 to the tolerance
+# shown, float32 beside it). An entry a notebook teaches links to that section; any other
+# links to its own row of the catalogue's page. The `Trainer` of the training loop, whose
+# entry is picked by the call's `'sgd'`, and the first site whose entry no notebook teaches:
 
 # %%
 def describe(s):
@@ -156,23 +158,26 @@ def describe(s):
     c = s.counterpart
     return "\n".join([f"{s.site.path}:{s.site.line}  {s.site.text.strip()}",
                       f"  construct   {s.site.name} (resolved: {s.site.how})",
-                      f"  PyTorch     {c.torch}", f"  checked to  {c.tolerance}",
+                      f"  PyTorch     {c.torch}", f"  check       {c.tolerance}",
                       f"  executed by {c.origin}", f"  taught in   {c.where}: {c.url}",
                       f"  draft       {s.rewrite or 'a marker comment'}"])
 
 
 trainer_site = by_name["mx.gluon.Trainer"][0]
-map_site = next(s for s in sites if s.mapped and s.counterpart.from_map
-                and s.counterpart.tolerance.startswith("rtol="))
-print(describe(trainer_site), describe(map_site), sep="\n\n")
+page_site = next(s for s in sites if s.mapped and s.counterpart.link == "mxnet_api.md")
+print(describe(trainer_site), describe(page_site), sep="\n\n")
 
 # %%
-assert trainer_site.counterpart.status == "table" and not trainer_site.counterpart.from_map
-assert map_site.counterpart.link == "notebooks/02_tensor_ops.ipynb"      # notebook 2 §8 runs it
-assert trainer_site.rewrite is None and "notebook 17" in trainer_site.counterpart.where
-for s in (trainer_site, map_site):      # the links point at notebooks that exist
+trainer = trainer_site.counterpart
+assert trainer.catalogue and trainer.form == "optimizer='sgd'" and trainer.how == "form"
+assert trainer.tolerance.startswith("checked: float64 rtol=") and "float32" in trainer.tolerance
+assert trainer_site.rewrite is None and "notebook 16" in trainer.where
+api_page = (REPO / "book" / "mxnet_api.md").read_text(encoding="utf-8")
+assert page_site.counterpart.anchor.startswith("api-")
+assert f'id="{page_site.counterpart.anchor}"' in api_page      # the row the link goes to
+for s in (trainer_site, page_site):      # the links point at pages that exist
     assert (REPO / "book" / s.counterpart.link).is_file(), s.counterpart.link
-"a table row (checked in its section) and an API-map row (run to rtol, atol)"
+"the SGD form of Trainer (taught in notebook 16) and an entry on the catalogue's page"
 
 # %% [markdown]
 # **Inferred and guessed.** A name reached through an import (`mx.io.MNISTIter(...)`,
@@ -236,17 +241,18 @@ print(sorted({(s.site.name, g.rule, g.decision) for s in sites for g in s.findin
 
 # %% [markdown]
 # **Not in the map.** A construct the collection has not executed on both sides is listed as
-# *not in the map*; the tool does not invent a counterpart. The legacy script may have none
-# left (the map grew with the capstones that port it), so here is a script of your own kind,
-# a Cholesky factor computed with `mx.nd.linalg.potrf`:
+# *not in the map*; the tool does not invent a counterpart. The legacy script has none left
+# (the catalogue covers MXNet's public surface), so here is a script of your own kind, the
+# column-wise Kronecker (Khatri–Rao) product of tensor-decomposition code, computed with
+# `mx.nd.khatri_rao`:
 
 # %%
 MY_SCRIPT = """import mxnet as mx
 from mxnet import nd
 
-x = nd.array([[4, 2], [2, 3]])
-chol = mx.nd.linalg.potrf(x)
-print(nd.sum(chol, axis=1).asnumpy())
+a, b = nd.array([[1, 2], [3, 4]]), nd.array([[1, 0], [2, 1], [0, 3]])
+product = mx.nd.khatri_rao(a, b)
+print(nd.sum(product, axis=1).asnumpy())
 """
 mine = report.scan_source(MY_SCRIPT, "train.py", "torch")
 for s in mine.sites:
@@ -255,16 +261,17 @@ for s in mine.sites:
 print([m.comment() for m in mine.draft.marked if m.rule == "not-in-map"])
 
 # %%
-assert [s.site.name for s in mine.sites if not s.mapped] == ["mx.nd.linalg.potrf"]
+assert [s.site.name for s in mine.sites if not s.mapped] == ["mx.nd.khatri_rao"]
 assert [m.line for m in mine.draft.marked if m.rule == "not-in-map"] == [5]
 assert sum(s.mapped for s in mine.sites) >= 3          # nd.array, nd.sum, asnumpy
-"potrf is not in the map: listed, and marked in the draft, with no counterpart invented"
+"khatri_rao is not in the map: listed, and marked in the draft, no counterpart invented"
 
 # %% [markdown]
 # What to do with such a site: port it by hand, then check it yourself, in both frameworks.
-# `mx.nd.linalg.potrf` has an obvious candidate, `torch.linalg.cholesky`; the collection has
-# not run the two side by side, so the tool does not claim it — §3's proof shows how to
-# check it, in float64 against MXNet, before the port relies on it (Exercise 3 asks for it).
+# `mx.nd.khatri_rao` has a candidate in one line, `torch.einsum("ir,jr->ijr", a, b)` reshaped
+# to `(rows of a × rows of b, columns)`; the collection has not run the two side by side, so
+# the tool does not claim it — §3's proof shows how to check it, in float64 against MXNet,
+# before the port relies on it (Exercise 3 asks for it).
 # Where the neighbouring constructs teach the way, follow them: the legacy script's own
 # iterator classes, built on `mx.io.DataIter`, became a `DataLoader` over a `TensorDataset`
 # and a `break` after `--max-batches` batches in the port of
@@ -561,14 +568,14 @@ for path in (MINE, LEGACY[0]):
     print(f"{errors.short(path, WORK)}: {'FAIL ' + ', '.join(found) if found else 'pass'}")
 
 # %%
-assert not_in_the_map(MINE) == ["train.py:5 mx.nd.linalg.potrf"]
+assert not_in_the_map(MINE) == ["train.py:5 mx.nd.khatri_rao"]
 assert not_in_the_map(LEGACY[0]) == []
-"the CI check fails on train.py's potrf and passes the legacy script"
+"the CI check fails on train.py's khatri_rao and passes the legacy script"
 
 # %% [markdown]
-# `mx.nd.linalg.potrf` (a Cholesky factor) has a PyTorch counterpart, `torch.linalg.cholesky`,
-# but the collection has not executed the two side by side, so the tool does not claim it:
-# check it yourself (in float64, against MXNet, as §3 does) before the port relies on it.
+# Until the collection executes `mx.nd.khatri_rao` beside a PyTorch counterpart, the tool
+# claims none: check your candidate yourself (in float64, against MXNet, as §3 does) before
+# the port relies on it.
 #
 # ## Summary
 #
@@ -582,9 +589,9 @@ assert not_in_the_map(LEGACY[0]) == []
 # | one site | the `file:line` lines of the report | `SiteReport.counterpart`, `.findings`, `.rewrite`, `.site.how` |
 # | the rules and detectors | `python -m sidebyside.migrate --rules` | `rewrite.RULES`, `gotchas.DETECTORS` |
 #
-# - Every counterpart is a row the collection executes, with its tolerance and the section
-#   that teaches it; a construct it has not executed is *not in the map*, never guessed (§1,
-#   §2).
+# - Every counterpart is a catalogue entry the collection executes, with its tolerance and the
+#   section (or the catalogue's row) that teaches it; a construct it has not executed is *not
+#   in the map*, never guessed (§1, §2).
 # - Check the *guessed* sites first; scan a script with the files it imports, so that their
 #   classes type its objects (§2).
 # - The draft rewrites only what is exact, marks everything else with
@@ -602,9 +609,9 @@ assert not_in_the_map(LEGACY[0]) == []
 #    (no `concat`). What does the draft write, and does it still compute what Gluon computes?
 # 2. Scan the Gluon port of [notebook 15](15_capstone_mnist_to_gluon.ipynb),
 #    `examples/mnist/main_gluon.py`, `--to torch`: the way back. Which gotchas does it find?
-# 3. Check §2's candidate for `mx.nd.linalg.potrf`, `torch.linalg.cholesky`, the way §3
-#    checks a rewrite: on a symmetric positive definite float64 matrix, against MXNet.
-#    Does it hold, to what bound?
+# 3. Check §2's candidate for `mx.nd.khatri_rao`, the `einsum` and `reshape`, the way §3
+#    checks a rewrite: on float64 matrices with the same number of columns, against MXNet.
+#    Does it hold, to what bound — and for three matrices?
 
 # %% [markdown]
 # :::{dropdown} Solutions
@@ -615,9 +622,10 @@ assert not_in_the_map(LEGACY[0]) == []
 #    `Dense` layers flatten, its initialiser is an `Xavier`, its loss is per sample — each
 #    handled by the port, which is why the lockstep run of
 #    [notebook 15](15_capstone_mnist_to_gluon.ipynb) §6 agrees (the second cell).
-# 3. It holds: both return the lower factor `L` with `A = L Lᵀ`, equal to 1e-12 in float64
-#    on a 6 × 6 matrix (the third cell). A check like this, kept beside the port, is what
-#    "in the map" means for your own code.
+# 3. It holds: column `k` of the product is the Kronecker product of the inputs' columns `k`,
+#    so `einsum("ir,jr->ijr")` reshaped row-major is equal to 1e-12 in float64 on a 4 × 3
+#    and a 5 × 3 matrix; three matrices take `"ir,jr,kr->ijkr"` (the third cell). A check
+#    like this, kept beside the port, is what "in the map" means for your own code.
 # :::
 
 # %% tags=["hide-cell"]
@@ -649,10 +657,23 @@ assert {"dense-flatten", "xavier-magnitude", "softmax-ce-options"} <= set(back_r
 f"2. {dict(sorted(back_rules.items()))}"
 
 # %% tags=["hide-cell"]
-M = rng.standard_normal((6, 6))
-SPD = M @ M.T + 6 * np.eye(6)                    # symmetric positive definite
-mx_chol = mx.nd.linalg.potrf(nd.array(SPD, dtype="float64")).asnumpy()
-pt_chol = torch.linalg.cholesky(torch.from_numpy(SPD)).numpy()
-assert np.allclose(np.triu(pt_chol, 1), 0) and np.allclose(pt_chol @ pt_chol.T, SPD)
-assert float(np.abs(mx_chol - pt_chol).max()) <= TOL
-"3. torch.linalg.cholesky(A) equals mx.nd.linalg.potrf(A) to 1e-12 in float64"
+KA, KB, KC = (rng.standard_normal((rows, 3)) for rows in (4, 5, 2))
+
+
+def khatri_rao_torch(*mats):
+    """Column-wise Kronecker product: ``einsum`` over a shared column index, then rows flattened."""
+    letters = "ijk"[:len(mats)]
+    spec = ",".join(f"{c}r" for c in letters) + "->" + letters + "r"
+    out = torch.einsum(spec, *mats)
+    return out.reshape(-1, out.shape[-1])
+
+
+kr_gaps = []
+for mats in ((KA, KB), (KA, KB, KC)):
+    mx_kr = mx.nd.khatri_rao(*(nd.array(m, dtype="float64") for m in mats)).asnumpy()
+    pt_kr = khatri_rao_torch(*map(torch.from_numpy, mats)).numpy()
+    assert mx_kr.shape == pt_kr.shape == (math.prod(m.shape[0] for m in mats), 3)
+    kr_gaps.append(float(np.abs(mx_kr - pt_kr).max()))
+assert np.allclose(pt_kr[:, 1], np.kron(np.kron(KA[:, 1], KB[:, 1]), KC[:, 1]))
+assert max(kr_gaps) <= TOL
+"3. einsum + reshape equals mx.nd.khatri_rao for two and three matrices, to 1e-12 in float64"

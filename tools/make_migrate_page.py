@@ -54,13 +54,15 @@ def scan_files(paths, direction: str) -> report.Report:
     return report.Report(", ".join(Path(p).name for p in paths), direction, files)
 
 
-_SECTION_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\((notebooks/[^)#\s]+)\.ipynb#([^)\s]+)\)")
+_SECTION_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]"
+                           r"\((notebooks/[^)#\s]+|mxnet_api)\.(?:ipynb|md)#([^)\s]+)\)")
 
 
 def _html_section_links(markdown: str) -> str:
-    """Links to a notebook's section as the built book's HTML targets
-    (``notebooks/NN_x.html#id``): MyST resolves a link to a page, not to a heading's id, so
-    a section link is written as an HTML anchor, which the browser check then follows."""
+    """Links to a notebook's section, or to an entry's row of the API page, as the built
+    book's HTML targets (``notebooks/NN_x.html#id``, ``mxnet_api.html#api-…``): MyST resolves
+    a link to a page, not to a heading's or a row's id, so such a link is written as an HTML
+    anchor, which the browser check then follows."""
     def fix(m):
         text = html.escape(m.group(1).replace("\\|", "|"), quote=False)
         text = re.sub(r"`([^`]*)`", r"<code>\1</code>", text)
