@@ -24,7 +24,7 @@
 #
 # **Prerequisites**: [notebook 16](16_capstone_mxnet_to_pytorch.ipynb) (the legacy script and
 # its port), and [notebook 2](02_tensor_ops.ipynb) §10 (looking a name up; the catalogue of
-# [all of MXNet's API](../mxnet_api.md) holds the counterparts). **Time**: about 20 minutes.
+# [all of MXNet's API](../mxnet_api.md) holds the counterparts). **Time**: about 30 minutes.
 
 # %% tags=["nbval-ignore-output"]
 import ast
