@@ -26,7 +26,7 @@ One job per module:
   ``Trainer.save_states``) into PyTorch with no MXNet installed: imports only numpy and torch;
 - :mod:`sidebyside.catalogue` — one migration catalogue keyed by MXNet 1.9.1's real API: an entry
   per construct and form, its PyTorch counterpart, an executed check (``find`` and ``migrate`` read it);
-- :mod:`sidebyside.migrate`   — a legacy MXNet script or folder scanned (standard library only): each
+- :mod:`sidebyside.migrate`   — a legacy MXNet script or folder scanned (no MXNet needed): each
   construct's executed counterpart, the gotchas that apply, a draft PyTorch port; the reverse too;
 - :mod:`sidebyside.mxreference` — MXNet's outputs, every node's included, for ``mx2torch --check``
   (needs MXNet: run it where MXNet still works);

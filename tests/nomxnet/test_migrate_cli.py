@@ -89,7 +89,13 @@ def test_report_on_a_folder_lists_sites_skips_and_the_rate(project, fmt):
         constructs = [s["construct"] for s in train["sites"]]
         assert "mx.nd.concat" in constructs and "mx.gluon.Trainer.step" in constructs
         assert train["mapped"] < train["constructs"]  # the unmapped ones are counted
-        assert train["rate"] == pytest.approx(train["mapped"] / train["constructs"])
+        assert data["schema_version"] == report.SCHEMA_VERSION == 2
+        assert train["mapped_rate"] == pytest.approx(train["mapped"] / train["constructs"])
+        status = train["line_status"]          # the conversion rate counts lines (PaConvert)
+        assert train["rate"] == pytest.approx(
+            list(status.values()).count("converted") / len(status))
+        assert status["17"] == "no counterpart"    # mx.library.load
+        assert status["5"] == status["6"] == "converted"   # nn.HybridSequential(), its add()
         assert data["summary"]["ignored"] == 1  # README.txt; .venv is not entered
         assert all(not p.startswith(".venv") for p in files)
         concat = [s for s in train["sites"] if s["construct"] == "mx.nd.concat"][0]
@@ -228,3 +234,70 @@ def test_a_bad_out_or_write_target_leaves_nothing_anywhere(project, tmp_path):
     code, _, err = run(project, "--write", blocker / "a" / "b", "--out", tmp_path / "r.md")
     assert code == 1 and "--write" in err and "nothing written" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "legacy"]
+
+
+def test_fail_on_gates_ci_with_exit_3_and_still_reports(project, tmp_path):
+    """--fail-on names what fails a CI step: exit 3 with one stderr line saying what was
+    found, the report written as asked; nothing found: exit 0; a bad value: exit 2."""
+    out = tmp_path / "plan.json"
+    code, _, err = run(project / "train.py", "--fail-on", "unmapped,gotcha", "--format", "json",
+                       "--out", out)
+    assert code == 3 and "--fail-on: unmapped 1, gotcha " in err
+    assert json.loads(out.read_text())["summary"]["lines_no_counterpart"] == 1
+    clean = tmp_path / "clean.py"
+    clean.write_text("from mxnet import nd\nx = nd.zeros((2, 3))\n")
+    assert run(clean, "--fail-on", "unmapped,gotcha,blocker")[0] == 0
+    blocked = tmp_path / "blocked.py"
+    blocked.write_text("import gluoncv\nimport mxnet as mx\nsym = mx.sym.var('data')\n")
+    code, _, err = run(blocked, "--fail-on", "blocker")
+    assert code == 3 and err.strip().endswith("blocker 2")
+    code, _, err = run(clean, "--fail-on", "typos")
+    assert code == 2 and "typos: give unmapped, gotcha or blocker" in err
+
+
+def test_sarif_places_each_site_left_to_a_person(project):
+    code, out, _ = run(project / "train.py", "--format", "sarif")
+    log = json.loads(out)
+    assert code == 0 and log["version"] == "2.1.0" and len(log["runs"]) == 1
+    run0 = log["runs"][0]
+    rules = {r["id"] for r in run0["tool"]["driver"]["rules"]}
+    results = run0["results"]
+    assert {r["ruleId"] for r in results} <= rules
+    errors = [(r["message"]["text"], r["locations"][0]["physicalLocation"]["region"])
+              for r in results if r["level"] == "error"]
+    assert errors == [("mx.library.load: not in the map", {"startLine": 17, "startColumn": 5})]
+    assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
+               == "SRCROOT" for r in results)
+    assert run0["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file://")
+
+
+def test_written_files_have_the_usual_permissions(project, tmp_path):
+    """--out and --write make files and folders as open() and mkdir() would (the umask),
+    not the 0600/0700 of temporary files: others in a CI can read the artifacts."""
+    old = os.umask(0o022)
+    try:
+        code, _, err = run(project, "--out", tmp_path / "plan.md", "--format", "md",
+                           "--write", tmp_path / "port")
+    finally:
+        os.umask(old)
+    assert code == 0, err
+    assert (tmp_path / "plan.md").stat().st_mode & 0o777 == 0o644
+    assert (tmp_path / "port").stat().st_mode & 0o777 == 0o755
+    assert (tmp_path / "port" / "train.py").stat().st_mode & 0o777 == 0o644
+
+
+def test_python_2_files_are_named_as_such():
+    (rep,) = report.scan_sources([("old.py", "import mxnet as mx\nprint 'hello'\n", None)])
+    assert rep.skipped.startswith("Python 2 source") and "2to3" in rep.skipped
+    (rep,) = report.scan_sources([("bad.py", "import mxnet as mx\ndef f(:\n", None)])
+    assert rep.skipped.startswith("does not parse")
+
+
+def test_aliases_star_imports_and_files_without_mxnet():
+    cases = {"import mxnet as mx\nnd = mx.nd\ny = nd.zeros((2,))\n": ["mx.nd.zeros"],
+             "from mxnet import *\ny = nd.zeros((2,))\nnet = gluon.nn.Dense(3)\n":
+                 ["mx.nd.zeros", "mx.gluon.nn.Dense"],
+             "import torch\nx = model(torch.zeros(2))\nx.backward()\nmetric.update(a, b)\n": []}
+    for source, expected in cases.items():
+        rep = report.scan_source(source, "x.py")
+        assert [s.site.name for s in rep.sites] == expected, source

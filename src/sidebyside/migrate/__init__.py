@@ -1,6 +1,7 @@
 """Scan a legacy MXNet script or folder and get a verified migration plan, and a draft PyTorch
-port; the reverse for a PyTorch script going to Gluon. Standard library only: it reads code,
-it never imports MXNet or PyTorch.
+port; the reverse for a PyTorch script going to Gluon. It reads code, it never imports MXNet
+or PyTorch: the scan is standard library only, the draft's statement rewrites use LibCST
+(``pip install 'sidebyside[migrate]'``; without it those sites get a marker instead).
 
 One job per module:
 
@@ -13,9 +14,14 @@ One job per module:
   executed rows (the API map, the notebooks' tables), with the tolerance it was checked to;
 - :mod:`sidebyside.migrate.gotchas`   — the named detectors, one per behaviour a notebook
   section asserts;
-- :mod:`sidebyside.migrate.rewrite`   — the draft port: mechanical rewrites, each exact and
-  executed against MXNet in the tests, and marker comments everywhere else;
-- :mod:`sidebyside.migrate.report`    — a scan of a file or folder, as text, Markdown or JSON;
+- :mod:`sidebyside.migrate.rewrite`   — the draft port: rewrites, each exact and executed
+  against MXNet in the tests, and marker comments everywhere else;
+- :mod:`sidebyside.migrate.draft_helpers` — the helpers a draft carries where PyTorch needs
+  several lines (Gluon's initialisation, ``Trainer.step(batch_size)``, its metric, datasets);
+- :mod:`sidebyside.migrate.structure` — the draft's second pass (LibCST): ``with`` blocks made
+  their bodies, statements dropped, the MXNet imports nothing uses any more removed;
+- :mod:`sidebyside.migrate.report`    — a scan of a file or folder, as text, Markdown, JSON or
+  SARIF, with the conversion rate in lines and the blockers;
 - :mod:`sidebyside.migrate.cli`       — ``python -m sidebyside.migrate``.
 
 The short calls::

@@ -3,7 +3,8 @@ plan, and optionally write a draft port.
 
 Exit codes (CONTRIBUTING.md): 0 done (files skipped are listed in the report); 1 a path that
 cannot be scanned, an ``--out``/``--write`` target that is refused (nothing written); 2 bad
-flags.
+flags; 3 done, and ``--fail-on`` found what it names (the report and the draft are written
+all the same).
 """
 
 from __future__ import annotations
@@ -27,8 +28,15 @@ EPILOG = """examples:
 Links point into the book (notebooks/NN_topic.ipynb#section, relative to its root; in a
 clone of the collection they are the notebooks themselves); --link-base prefixes them.
 
+--fail-on for CI: unmapped (a construct with no counterpart), gotcha (a gotcha that needs a
+decision), blocker (the Symbol/Module API, a library built on MXNet, amp, a kvstore);
+several as a comma list. Files are written with the usual permissions (umask).
+
 exit codes: 0 done (skipped files are listed); 1 a path that cannot be scanned, or an
---out/--write target refused (nothing written); 2 bad flags"""
+--out/--write target refused (nothing written); 2 bad flags; 3 done, and --fail-on found
+what it names"""
+
+FAIL_ON = ("unmapped", "gotcha", "blocker")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,8 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--to", choices=sorted(report.DIRECTIONS), default="torch",
                    help="the framework to port to (default: torch; gluon reads a PyTorch "
                         "script)")
-    p.add_argument("--format", choices=("text", "md", "json"), default="text",
-                   help="the report's format (default: text)")
+    p.add_argument("--format", choices=("text", "md", "json", "sarif"), default="text",
+                   help="the report's format (default: text; json has a schema_version; "
+                        "sarif is SARIF 2.1.0, for code-scanning tools)")
     p.add_argument("--out", metavar="FILE", help="write the report here instead of stdout")
     p.add_argument("--write", metavar="DIR",
                    help="write a draft port of every file to DIR (new or empty; outside the "
@@ -52,7 +61,37 @@ def _parser() -> argparse.ArgumentParser:
                    help="prefix for the report's links (default: relative to the book)")
     p.add_argument("--rules", action="store_true",
                    help="list the rewrite rules and gotcha detectors and stop")
+    p.add_argument("--fail-on", type=_fail_on, default=(), metavar="WHAT",
+                   help="exit 3 when the scan finds it: unmapped, gotcha, blocker "
+                        "(comma-separated)")
     return p
+
+
+def _fail_on(text: str) -> tuple[str, ...]:
+    items = tuple(dict.fromkeys(t.strip() for t in text.split(",") if t.strip()))
+    bad = [t for t in items if t not in FAIL_ON]
+    if bad or not items:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(bad) or repr(text)}: give unmapped, gotcha or blocker "
+            "(comma-separated)")
+    return items
+
+
+def failures(rep: report.Report, what: tuple[str, ...]) -> dict[str, int]:
+    """How many of each thing ``--fail-on`` names the scan found (only those found)."""
+    t = rep.totals()
+    found = {
+        "unmapped": t["lines_no_counterpart"],
+        "gotcha": sum(g.decision for f in rep.analysed for s in f.sites for g in s.findings),
+        "blocker": sum(len(f.blockers) for f in rep.analysed),
+    }
+    return {k: found[k] for k in what if found[k]}
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _fail(message: str) -> int:
@@ -90,6 +129,7 @@ def _write_port(rep: report.Report, target: Path, markdown: str) -> int:
             # the file's own encoding (a BOM kept); a marker's → in a latin-1 file as \u2192
             dest.write_bytes(f.draft.source.encode(f.encoding, errors="backslashreplace"))
         (staging / "MIGRATION.md").write_text(markdown, encoding="utf-8")
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp made it 0700: a folder like mkdir's
         if target.exists():
             target.rmdir()  # empty: checked before
         os.rename(staging, target)
@@ -112,6 +152,7 @@ def _stage_out(path: Path, text: str) -> Path | None:
         fd, tmp = tempfile.mkstemp(prefix=".migrate-", suffix=".tmp", dir=path.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp made it 0600: a file like open()'s
         return Path(tmp)
     except OSError as err:
         _fail(f"--out {path}: {err.strerror or err}; nothing written")
@@ -172,4 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"migrate: draft port of {k} file{'' if k == 1 else 's'} in {target} "
               f"(MIGRATION.md: the report; '# >>>>>> migrate' lines mark each decision)",
               file=sys.stderr)
+    failed = failures(rep, args.fail_on)
+    if failed:
+        print("migrate: --fail-on: " + ", ".join(f"{k} {v}" for k, v in failed.items()),
+              file=sys.stderr)
+        return 3
     return 0

@@ -191,6 +191,12 @@ _EXACT_RETURNS = {
     "torch.no_grad": "context manager", "torch.save": "None", "torch.load": "object",
     "torch.manual_seed": "torch.Generator", "mx.random.seed": "None",
     "torch.cuda.is_available": "bool", "torch.nn.Parameter": TENSOR,
+    # Gluon's datasets, and what their transform methods return: a dataset again
+    **{f"mx.gluon.data.{c}": "mx.gluon.data.Dataset" for c in (
+        "ArrayDataset", "SimpleDataset", "RecordFileDataset", "vision.MNIST",
+        "vision.FashionMNIST", "vision.CIFAR10", "vision.CIFAR100", "vision.ImageFolderDataset",
+        "vision.ImageRecordDataset", "vision.ImageListDataset", "Dataset.transform",
+        "Dataset.transform_first")},
 }
 
 

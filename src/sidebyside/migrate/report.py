@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import dataclasses
 import functools
 import io
 import json
@@ -39,6 +40,45 @@ NOT_IN_MAP = "not in the map"
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", "site-packages",
              ".ipynb_checkpoints", ".tox", ".mypy_cache", ".pytest_cache", "_build"}
 MAX_BYTES = 5_000_000  # a .py file larger than this is generated data, not a script
+
+
+#: what stops a port beyond one call: a kind → what to do about it
+BLOCKERS = {
+    "symbol-module": "the Symbol/Module API: translate the saved model with "
+                     "`python -m sidebyside.mx2torch`, port the loop by hand (notebook 17)",
+    "mxnet-library": "a library built on MXNet (GluonCV, GluonNLP, Horovod's or DALI's MXNet "
+                     "plugin): its PyTorch counterpart is another library",
+    "amp": "mixed precision through mx.contrib.amp: torch.autocast and GradScaler",
+    "kvstore": "a kvstore (several devices or machines): DistributedDataParallel, which "
+               "averages gradients where the parameter server sums them (notebook 9)",
+}
+#: top-level packages built on MXNet (an import of one is a blocker)
+MXNET_LIBRARIES = {"gluoncv": "GluonCV", "gluonnlp": "GluonNLP", "gluonts": "GluonTS",
+                   "autogluon": "AutoGluon", "horovod.mxnet": "Horovod (MXNet)",
+                   "nvidia.dali.plugin.mxnet": "DALI (MXNet plugin)", "d2l.mxnet": "d2l (MXNet)",
+                   "insightface": "InsightFace", "mxboard": "MXBoard", "sockeye": "Sockeye",
+                   "keras_mxnet": "Keras-MXNet"}
+
+
+def _blockers(analysis, sites) -> list[tuple[int, str, str]]:
+    out = []
+    for node in analysis.nodes():
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""]
+            for mod in mods:
+                for lib, label in MXNET_LIBRARIES.items():
+                    if mod == lib or mod.startswith(lib + "."):
+                        out.append((node.lineno, "mxnet-library", label))
+    for s in sites:
+        name = s.site.name
+        if name.startswith(("mx.sym.", "mx.symbol.", "mx.mod.", "mx.module.", "mx.model.")):
+            out.append((s.site.line, "symbol-module", name))
+        elif name.startswith(("mx.contrib.amp", "mx.amp")):
+            out.append((s.site.line, "amp", name))
+        elif name.startswith(("mx.kv.", "mx.kvstore.")) or name == "mx.gluon.utils.split_and_load":
+            out.append((s.site.line, "kvstore", name))
+    return sorted(set(out))
 
 
 class ScanError(Exception):
@@ -95,6 +135,22 @@ class FileReport:
     skipped: str | None = None     # why the file was not analysed
     draft: rewrite.Draft | None = None
     encoding: str = "utf-8"        # the file's (PEP 263 or a BOM): its draft is written so
+    #: the lines that use the source framework, by what the draft did with them (see
+    #: :func:`line_status`): "converted", "decision", "no counterpart"
+    line_status: dict[int, str] = field(default_factory=dict)
+    #: what a draft cannot carry alone: (line, kind, what), kinds in :data:`BLOCKERS`
+    blockers: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def lines_by_status(self) -> dict[str, int]:
+        counts = collections.Counter(self.line_status.values())
+        return {k: counts.get(k, 0) for k in ("converted", "decision", "no counterpart")}
+
+    @property
+    def line_rate(self) -> float | None:
+        """PaConvert's conversion rate: the lines that use the source framework which the
+        draft converted, as a share of all such lines."""
+        n = len(self.line_status)
+        return self.lines_by_status()["converted"] / n if n else None
 
     @property
     def found(self) -> int:
@@ -114,7 +170,8 @@ class FileReport:
 
     @property
     def rate(self) -> float | None:
-        """The conversion rate: the share of sites with an executed counterpart."""
+        """The share of sites with an executed counterpart (not the conversion rate: that is
+        :attr:`line_rate`)."""
         return self.mapped / self.found if self.found else None
 
 
@@ -140,11 +197,18 @@ class Report:
         files = self.analysed
         found = sum(f.found for f in files)
         mapped = sum(f.mapped for f in files)
+        by = collections.Counter()
+        for f in files:
+            by.update(f.lines_by_status())
+        used = sum(len(f.line_status) for f in files)
         return {"files": len(files), "lines": sum(f.lines for f in files),
                 "constructs": found, "mapped": mapped,
                 "with_gotchas": sum(f.with_gotchas for f in files),
                 "unmapped": found - mapped, "rewritten": sum(f.rewritten for f in files),
-                "rate": mapped / found if found else None,
+                "lines_using": used, "lines_converted": by["converted"],
+                "lines_decision": by["decision"], "lines_no_counterpart": by["no counterpart"],
+                "rate": by["converted"] / used if used else None,
+                "mapped_rate": mapped / found if found else None,
                 "skipped": len(self.skipped), "ignored": self.ignored,
                 "seconds": self.seconds}
 
@@ -168,6 +232,20 @@ class Report:
                     score[d.link] += 3
                     label.setdefault(d.link, d.where.split(",")[0])
         return [(label[link], link, k) for link, k in score.most_common(n)]
+
+    def blocker_counts(self) -> dict[str, collections.Counter]:
+        """Each blocker kind: what, and at how many places."""
+        out: dict[str, collections.Counter] = {}
+        for f in self.analysed:
+            for _, kind, what in f.blockers:
+                out.setdefault(kind, collections.Counter())[what] += 1
+        return out
+
+    def no_counterpart_names(self) -> collections.Counter:
+        """The constructs with no counterpart (not in the map, or a recipe), most used first."""
+        return collections.Counter(
+            s.site.name for f in self.analysed for s in f.sites if s.rewrite is None
+            and (not s.mapped or s.counterpart.status == "no counterpart"))
 
     def unmapped_names(self) -> collections.Counter:
         return collections.Counter(s.site.name for f in self.analysed for s in f.sites
@@ -318,6 +396,10 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
     analysis = resolve.analyse(source, path, written_for, local_classes)
     found = gotchas.detect_all(analysis, direction)
     sites = [s for s in analysis.sites if s.framework == written_for and s.kind != "import"]
+    if not any(s.kind == "import" and s.framework == written_for for s in analysis.sites) \
+            and not any(names.framework_of(b) == written_for
+                        for b in analysis.block_classes.values()):
+        sites = [s for s in sites if s.how != "guessed"]   # no import of it: only guesses
     by_site: dict[int, list] = collections.defaultdict(list)
     orphans = []
     for g in found:
@@ -333,7 +415,7 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
     reports = [SiteReport(s, _counterparts(s, direction, analysis), by_site[id(s)])
                for s in sites]
     target = "torch" if direction == "torch" else "mxnet"  # rewrite.draft's names
-    probe = rewrite.draft(analysis, [], target)
+    probe = rewrite.draft(analysis, [], target, second_pass=False)
     fired = collections.defaultdict(list)
     for line, rule in probe.rewritten:
         fired[line].append(rule)
@@ -343,6 +425,11 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
             if r.site.name in rules[rule].mxnet:
                 r.rewrite = rule
                 break
+    for r in reports:  # a gotcha the rewrite settles is reported, no longer a decision
+        settled = rewrite.RULE_RESOLVES.get(r.rewrite or "", ())
+        r.findings = [dataclasses.replace(g, decision=False, message=(
+            f"{g.message} — handled by the draft ({r.rewrite})")) if g.rule in settled
+            else g for g in r.findings]
     report = FileReport(path, len(source.splitlines()), reports,
                         [s for s in analysis.sites if s.kind == "import"
                          and s.framework == written_for])
@@ -351,6 +438,9 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
                        f"{gotchas.by_name(g.rule).link}#{gotchas.by_name(g.rule).anchor}")
         for g in orphans if g.decision]
     report.draft = rewrite.draft(analysis, _dedupe(markers), target)
+    report.line_status = line_status(report, direction)
+    if direction == "torch":
+        report.blockers = _blockers(analysis, reports)
     if orphans:  # a finding on a line with no site of its own: keep it, on a site of its own
         for g in orphans:
             site = resolve.Site(path, g.line, 0, g.line, 0, g.site_name, "call", written_for,
@@ -358,6 +448,38 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
             report.sites.append(SiteReport(site, list(_lookup(g.site_name, direction)), [g]))
         report.sites.sort(key=lambda r: (r.site.line, r.site.col))
     return report
+
+
+_FRAMEWORK_IMPORT = {"torch": re.compile(r"^\s*(import|from)\s+mxnet\b"),
+                     "gluon": re.compile(r"^\s*(import|from)\s+(torch|torchvision)\b")}
+
+
+def line_status(report: FileReport, direction: str = "torch") -> dict[int, str]:
+    """Each line of the file that uses the source framework, by what the draft did with it:
+    ``"converted"`` (every construct on it rewritten, or spelled as its counterpart already,
+    and no gotcha there asking for a decision; an import line, when the draft no longer has
+    it), ``"no counterpart"`` (a construct on it has none: not in the map, or an entry whose
+    PyTorch side is a recipe), else ``"decision"`` (a counterpart exists, the port is a
+    choice the draft marks)."""
+    out: dict[int, str] = {}
+    kept = {line.strip() for line in (report.draft.source if report.draft else "").splitlines()
+            if _FRAMEWORK_IMPORT[direction].match(line)}
+    for imp in report.imports:
+        text = imp.text.strip()
+        out[imp.line] = "decision" if text in kept or not text else "converted"
+    by_line: dict[int, list[SiteReport]] = collections.defaultdict(list)
+    for s in report.sites:
+        by_line[s.site.line].append(s)
+    for line, sites in by_line.items():
+        if any(not s.mapped or s.counterpart.status == "no counterpart" for s in sites
+               if s.rewrite is None):
+            out[line] = "no counterpart"
+        elif all((s.rewrite is not None or s.same_spelling(direction))
+                 and not any(g.decision for g in s.findings) for s in sites):
+            out[line] = "converted"
+        else:
+            out[line] = "decision"
+    return dict(sorted(out.items()))
 
 
 def _python_files(root: Path) -> tuple[list[Path], int]:
@@ -415,6 +537,12 @@ def _classes_of(source: str, shown: str, written_for: str) -> dict[str, str]:
         return {}
 
 
+#: what Python 3's parser says of Python 2's print statement, except clause, exec and octals
+_PYTHON2 = ("Missing parentheses in call to 'print'", "Missing parentheses in call to 'exec'",
+            "multiple exception types must be parenthesized",
+            "leading zeros in decimal integer literals are not permitted")
+
+
 def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     """The reports of several files read together: ``items`` are ``(shown path, source or
     None, why it is skipped)``. A class one file defines on a framework base types what
@@ -433,7 +561,10 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
         try:
             reports.append(scan_source(source, shown, direction, local))
         except SyntaxError as err:
+            py2 = any(k in (err.msg or "") for k in _PYTHON2)
             reports.append(FileReport(shown, len(source.splitlines()), skipped=(
+                f"Python 2 source ({err.msg}, line {err.lineno}): port it to Python 3 first "
+                "(2to3 or by hand), then scan it" if py2 else
                 f"does not parse: {err.msg} (line {err.lineno})")))
         except (RecursionError, MemoryError, ValueError) as err:
             reports.append(FileReport(shown, skipped=f"cannot be analysed: "
@@ -506,18 +637,96 @@ def _site_json(r: SiteReport, base: str, direction: str) -> dict:
         "rewrite": r.rewrite}
 
 
+#: the JSON report's layout; raised when a field changes meaning or goes
+SCHEMA_VERSION = 2
+
+
+def _planning(report: Report, n: int = 10) -> dict:
+    return {
+        "no_counterpart": dict(report.no_counterpart_names().most_common(n)),
+        "blockers": {kind: {"what": BLOCKERS[kind], "uses": dict(c.most_common())}
+                     for kind, c in report.blocker_counts().items()},
+        "effort": [{"path": f.path, "lines_using": len(f.line_status),
+                    **{k.replace(" ", "_"): v for k, v in f.lines_by_status().items()},
+                    "blockers": len(f.blockers)}
+                   for f in sorted(report.analysed, key=_effort, reverse=True)
+                   if f.line_status],
+    }
+
+
+def _effort(f: FileReport):
+    by = f.lines_by_status()
+    return (len(f.blockers), by["no counterpart"], by["decision"])
+
+
 def to_json(report: Report, base: str = "") -> str:
-    data = {"tool": "sidebyside.migrate", "path": report.root, "to": report.direction,
+    data = {"tool": "sidebyside.migrate", "schema_version": SCHEMA_VERSION,
+            "path": report.root, "to": report.direction,
             "summary": report.totals(),
             "read_first": [{"where": w, "url": _link(base, u), "sites": k}
                            for w, u, k in report.read_first()],
             "gotchas": dict(report.gotcha_counts().most_common()),
+            "planning": _planning(report),
             "files": [{"path": f.path, "lines": f.lines, "skipped": f.skipped,
-                       "constructs": f.found, "mapped": f.mapped, "rate": f.rate,
-                       "rewritten": f.rewritten,
+                       "constructs": f.found, "mapped": f.mapped, "rate": f.line_rate,
+                       "mapped_rate": f.rate, "rewritten": f.rewritten,
+                       "line_status": {str(k): v for k, v in f.line_status.items()},
+                       "blockers": [{"line": ln, "kind": k, "what": w}
+                                    for ln, k, w in f.blockers],
                        "sites": [_site_json(s, base, report.direction) for s in f.sites]}
                       for f in report.files]}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+def to_sarif(report: Report, base: str = "") -> str:
+    """SARIF 2.1.0, one run: a result per site that the draft leaves to a person (level
+    ``error`` for no counterpart, ``warning`` for a decision) and per gotcha (``warning`` where
+    it needs a decision, else ``note``); rules: ``port``, ``not-in-map`` and each detector."""
+    from .. import __version__
+
+    rules: dict[str, dict] = {
+        "port": {"id": "port", "shortDescription": {"text": "A construct the draft leaves to "
+                                                             "a person: port it by hand"}},
+        "not-in-map": {"id": "not-in-map", "shortDescription": {
+            "text": "A construct with no checked counterpart"}},
+    }
+    results = []
+
+    def location(path, line, col):
+        return [{"physicalLocation": {"artifactLocation": {"uri": path.replace(os.sep, "/"),
+                                                           "uriBaseId": "SRCROOT"},
+                                      "region": {"startLine": line, "startColumn": col + 1}}}]
+
+    for f in report.analysed:
+        for r in f.sites:
+            s, c = r.site, r.counterpart
+            if r.rewrite is None and not r.same_spelling(report.direction):
+                if c is None or c.status == "no counterpart":
+                    text = f"{s.name}: {NOT_IN_MAP}" if c is None else \
+                        f"{s.name}: no counterpart; {_plain_links(counterpart_text(c, report.direction))}"
+                    results.append({"ruleId": "not-in-map", "level": "error",
+                                    "message": {"text": text},
+                                    "locations": location(f.path, s.line, s.col)})
+                else:
+                    results.append({"ruleId": "port", "level": "warning", "message": {
+                        "text": f"{s.name} → {_plain_links(counterpart_text(c, report.direction))}"
+                                f" ({c.tolerance}; {c.where})"},
+                        "locations": location(f.path, s.line, s.col)})
+            for g in r.findings:
+                d = gotchas.by_name(g.rule)
+                rules.setdefault(g.rule, {"id": g.rule, "shortDescription": {"text": d.title},
+                                          "helpUri": _link(base, f"{d.link}#{d.anchor}")})
+                results.append({"ruleId": g.rule, "level": "warning" if g.decision else "note",
+                                "message": {"text": g.message},
+                                "locations": location(f.path, g.line, 0)})
+    log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
+           "runs": [{"tool": {"driver": {"name": "sidebyside.migrate", "version": __version__,
+                                         "rules": list(rules.values())}},
+                     "originalUriBaseIds": {"SRCROOT": {"uri": (
+                         Path(report.root) if Path(report.root).is_dir() else Path.cwd())
+                         .resolve().as_uri() + "/"}},
+                     "results": results}]}
+    return json.dumps(log, indent=1, ensure_ascii=False) + "\n"
 
 
 def _side(direction):
@@ -550,23 +759,67 @@ def _code(text: str) -> str:
     return f"`{text}`" if text and "`" not in text else text
 
 
+def _helper_note(rule: str) -> str:
+    """``, with the draft's helper GluonAccuracy`` for a rule whose rewrite calls a helper
+    the draft carries (its PyTorch side is then that helper, not the entry shown)."""
+    helpers = rewrite.RULE_HELPERS.get(rule, ())
+    return f", with the draft's helper {', '.join(helpers)}" if helpers else ""
+
+
+def _lines_sentence(t: dict, src: str) -> str:
+    return (f"{t['lines_using']} lines use {src}: {t['lines_converted']} converted in the draft, "
+            f"{t['lines_decision']} need a decision, {t['lines_no_counterpart']} have no "
+            f"counterpart; conversion rate {_pct(t['rate'])}")
+
+
+def _gotchas_by_rule(f: FileReport) -> list[tuple[str, list[int], list[str], bool]]:
+    """Each gotcha of a file once: (rule, its lines, its distinct messages, a decision?)."""
+    seen: dict[str, tuple[list[int], list[str], list[bool]]] = {}
+    for s in f.sites:
+        for g in s.findings:
+            lines, messages, decisions = seen.setdefault(g.rule, ([], [], []))
+            if g.line not in lines:
+                lines.append(g.line)
+            if g.message not in messages:
+                messages.append(g.message)
+            decisions.append(g.decision)
+    return [(rule, lines, messages, any(d)) for rule, (lines, messages, d) in seen.items()]
+
+
 def to_markdown(report: Report, base: str = "", title: str | None = None) -> str:
     src, dst = _side(report.direction)
     t = report.totals()
     out = [f"# {title or f'Migration report: {report.root}'}", "",
            f"{src} → {dst}, by `python -m sidebyside.migrate` "
-           f"(`--to {report.direction}`). Each counterpart is a row the collection executes; "
-           "each gotcha is a detector whose behaviour a notebook section asserts.", "",
+           f"(`--to {report.direction}`). Each counterpart is an entry the collection "
+           "executes; each gotcha is a detector whose behaviour a notebook section asserts. "
+           "The conversion rate counts lines, as PaConvert does: the lines that use "
+           f"{src} which the draft converts, of all such lines.", "",
            "## Summary", "",
-           "| files | lines | constructs | mapped | with gotchas | not in the map | "
-           "rewritten in the draft | conversion rate |", "|---|---|---|---|---|---|---|---|",
-           f"| {t['files']} | {t['lines']} | {t['constructs']} | {t['mapped']} | "
-           f"{t['with_gotchas']} | {t['unmapped']} | {t['rewritten']} | {_pct(t['rate'])} |",
-           ""]
+           f"| files | lines | lines using {src} | converted | need a decision | no counterpart "
+           "| conversion rate | constructs | mapped | with gotchas |",
+           "|---|---|---|---|---|---|---|---|---|---|",
+           f"| {t['files']} | {t['lines']} | {t['lines_using']} | {t['lines_converted']} | "
+           f"{t['lines_decision']} | {t['lines_no_counterpart']} | {_pct(t['rate'])} | "
+           f"{t['constructs']} | {t['mapped']} | {t['with_gotchas']} |", ""]
     if len(report.analysed) > 1:
-        out += ["| file | constructs | mapped | conversion rate |", "|---|---|---|---|"]
-        out += [f"| `{f.path}` | {f.found} | {f.mapped} | {_pct(f.rate)} |"
-                for f in report.analysed]
+        out += [f"| file | lines using {src} | converted | need a decision | no counterpart | "
+                "gotchas | blockers | conversion rate |", "|---|---|---|---|---|---|---|---|"]
+        for f in report.analysed:
+            by = f.lines_by_status()
+            out.append(f"| `{f.path}` | {len(f.line_status)} | {by['converted']} | "
+                       f"{by['decision']} | {by['no counterpart']} | {f.with_gotchas} | "
+                       f"{len(f.blockers)} | {_pct(f.line_rate)} |")
+        out.append("")
+    plan = _planning(report)
+    if plan["blockers"] or plan["no_counterpart"]:
+        out += ["## Planning", ""]
+        for kind, info in plan["blockers"].items():
+            uses = ", ".join(f"`{w}` ({k})" for w, k in info["uses"].items())
+            out.append(f"- **Blocker, {kind}**: {_md_cell(info['what'])}. Here: {uses}.")
+        if plan["no_counterpart"]:
+            out.append("- **No counterpart**, most used first: " + ", ".join(
+                f"`{n}` ({k})" for n, k in plan["no_counterpart"].items()) + ".")
         out.append("")
     first = report.read_first()
     if first:
@@ -592,15 +845,28 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
                 spelled = _rebased(counterpart_text(c, report.direction), c, base)
                 there = f"{_code(spelled)} ({_md_cell(c.tolerance)})"
                 if r.rewrite:
-                    there += f"; draft: rewritten (`{r.rewrite}`)"
+                    there += f"; draft: rewritten (`{r.rewrite}`{_helper_note(r.rewrite)})"
                 taught = f"[{_md_cell(c.where)}]({_link(base, c.url)})"
             else:
                 there, taught = f"**{NOT_IN_MAP}** (`{s.name}`)", ""
-            bites = "<br>".join(
+            bites = ", ".join(
                 f"[`{g.rule}`]({_link(base, gotchas.by_name(g.rule).link)}#"
-                f"{gotchas.by_name(g.rule).anchor}): {_md_cell(g.message)}" for g in r.findings)
+                f"{gotchas.by_name(g.rule).anchor})" for g in r.findings)
             out.append(f"| {s.line} | {what} | {there} | {bites} | {taught} |")
         out.append("")
+        found = _gotchas_by_rule(f)
+        if found:
+            out += ["Gotchas in this file, each once:", ""]
+            for rule, lines, messages, decision in found:
+                d = gotchas.by_name(rule)
+                where = ", ".join(map(str, lines))
+                said = _md_cell(messages[0]) + (
+                    f" (and {len(messages) - 1} other wording{'s' if len(messages) > 2 else ''}"
+                    " at the other lines)" if len(messages) > 1 else "")
+                out.append(f"- [`{rule}`]({_link(base, d.link)}#{d.anchor}), line"
+                           f"{'s' if len(lines) > 1 else ''} {where}"
+                           f"{' (a decision)' if decision else ''}: {said}")
+            out.append("")
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -616,7 +882,8 @@ def to_text(report: Report, base: str = "") -> str:
             guess = f"  [{s.how}: {s.reason}]" if s.how != "import" else ""
             out.append(f"{f.path}:{s.line}: {s.name}{guess}")
             if c:
-                done = f"  (draft: rewritten by {r.rewrite})" if r.rewrite else ""
+                done = f"  (draft: rewritten by {r.rewrite}{_helper_note(r.rewrite)})" \
+                    if r.rewrite else ""
                 out.append(f"    {dst}: {_plain_links(counterpart_text(c, report.direction))}"
                            f"  [{c.tolerance}]{done}")
                 out.append(f"    taught in {c.where}: {_link(base, c.url)}")
@@ -630,11 +897,21 @@ def to_text(report: Report, base: str = "") -> str:
     out += ["", f"{_n(t['files'], 'file')}, {_n(t['lines'], 'line')}, {t['constructs']} {src} "
                 f"construct{'' if t['constructs'] == 1 else 's'}: "
                 f"{t['mapped']} mapped, {t['with_gotchas']} with gotchas, {t['unmapped']} "
-                f"{NOT_IN_MAP}, {t['rewritten']} rewritten in a draft; conversion rate "
-                f"{_pct(t['rate'])}"]
+                f"{NOT_IN_MAP}, {t['rewritten']} rewritten in a draft",
+            _lines_sentence(t, src)]
     for f in report.analysed:
-        if len(report.analysed) > 1:
-            out.append(f"  {f.path}: {f.mapped}/{f.found} ({_pct(f.rate)})")
+        if len(report.analysed) > 1 and f.line_status:
+            by = f.lines_by_status()
+            out.append(f"  {f.path}: {by['converted']}/{len(f.line_status)} lines converted "
+                       f"({_pct(f.line_rate)}), {by['decision']} to decide, "
+                       f"{by['no counterpart']} without counterpart")
+    for kind, c in report.blocker_counts().items():
+        out.append(f"blocker, {kind}: " + ", ".join(f"{w} ({k})" for w, k in c.most_common())
+                   + f" — {BLOCKERS[kind]}")
+    missing = report.no_counterpart_names().most_common(10)
+    if missing:
+        out.append("no counterpart, most used first: " + ", ".join(
+            f"{n} ({k})" for n, k in missing))
     if report.skipped:
         out.append(f"{len(report.skipped)} files skipped (reasons above)")
     if report.ignored:
@@ -655,4 +932,6 @@ def render(report: Report, fmt: str = "text", base: str = "", title: str | None 
         return to_markdown(report, base, title)
     if fmt == "text":
         return to_text(report, base)
-    raise ValueError(f"format must be text, md or json, not {fmt!r}")
+    if fmt == "sarif":
+        return to_sarif(report, base)
+    raise ValueError(f"format must be text, md, json or sarif, not {fmt!r}")

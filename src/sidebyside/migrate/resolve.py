@@ -68,6 +68,7 @@ class Analysis:
     _names: dict[int, tuple[str, str, str]] = field(default_factory=dict, repr=False)
     _lines: _Lines | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
+    _by_node: tuple | None = field(default=None, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:
         """The canonical name of an expression (a name, an attribute chain, or a call's
@@ -79,10 +80,13 @@ class Analysis:
 
     def site_at(self, node: ast.AST) -> Site | None:
         """The site recorded for ``node`` (the Call, Attribute, ClassDef … itself)."""
-        for site in self.sites:
-            if site.node is node:
-                return site
-        return None
+        if self._by_node is None or len(self._by_node[0]) != len(self.sites):
+            by_id: dict[int, Site] = {}
+            for site in self.sites:
+                by_id.setdefault(id(site.node), site)
+            self._by_node = (list(self.sites), by_id)
+        site = self._by_node[1].get(id(node))
+        return site if site is not None and site.node is node else None
 
     def framework_sites(self, framework: str) -> list[Site]:
         return [s for s in self.sites if s.framework == framework]
@@ -140,6 +144,17 @@ def _is_framework_module(dotted: str) -> bool:
     return head in ("mxnet", "torch", "torchvision", "torchmetrics", "gluoncv")
 
 
+#: what ``from mxnet import *`` and ``from mxnet.gluon import *`` bind that scripts use
+_STAR = {
+    "mx": ("nd", "ndarray", "sym", "symbol", "gluon", "autograd", "init", "initializer",
+           "optimizer", "lr_scheduler", "metric", "io", "image", "kv", "kvstore", "mod",
+           "module", "model", "random", "context", "cpu", "gpu", "Context", "np", "npx",
+           "contrib", "recordio", "profiler", "callback", "test_utils", "rnn"),
+    "mx.gluon": ("nn", "rnn", "loss", "data", "model_zoo", "utils", "Block", "HybridBlock",
+                 "SymbolBlock", "Trainer", "Parameter", "ParameterDict", "Constant"),
+}
+
+
 class _Imports(ast.NodeVisitor):
     """Every alias the file's imports define (all scopes: a script's function-level imports
     count too)."""
@@ -161,6 +176,17 @@ class _Imports(ast.NodeVisitor):
                 self.aliases[top] = names.canonical(top)
             self.sites.append((node, names.canonical(a.name), a.name))
 
+    def visit_Assign(self, node):
+        """``nd = mx.nd``: a name given to a framework module or object at the top of a
+        script is an alias like an import's."""
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            parts = _dotted(node.value)
+            if parts and len(parts) > 1 and parts[0] in self.aliases:
+                full = names.canonical(".".join([self.aliases[parts[0]], *parts[1:]]))
+                if names.framework_of(full):
+                    self.aliases[node.targets[0].id] = full
+        self.generic_visit(node)
+
     def visit_ImportFrom(self, node):
         if node.module and not node.level and not _is_framework_module(node.module):
             for a in node.names:  # a class of the scanned code: from data import FirstBatches
@@ -174,6 +200,8 @@ class _Imports(ast.NodeVisitor):
         for a in node.names:
             if a.name == "*":
                 self.sites.append((node, base + ".*", f"from {node.module} import *"))
+                for name in _STAR.get(base, ()):   # what the star binds
+                    self.aliases.setdefault(name, names.canonical(f"{base}.{name}"))
                 continue
             full = names.canonical(f"{base}.{a.name}")
             self.aliases[a.asname or a.name] = full
@@ -192,6 +220,7 @@ class _Walker(ast.NodeVisitor):
         self.block_classes: dict[str, str] = {}
         self.scope_f: list[str | None] = [None]   # the F of the hybrid_forward we are in
         self.class_stack: list[str | None] = []   # the framework base of the classes we are in
+        self.transform_fns: set[str] = set()      # functions a Gluon dataset calls per sample
 
     # -- naming ------------------------------------------------------------------------
     def _resolve(self, node) -> tuple[str, str, str] | None:
@@ -322,6 +351,8 @@ class _Walker(ast.NodeVisitor):
                 for key in [k for k in self.types if k == arg.arg or
                             k.startswith(arg.arg + ".")]:
                     del self.types[key]
+        if node.name in self.transform_fns and a.args and a.args[0].arg != "self":
+            self.types[a.args[0].arg] = names.NDARRAY  # a Gluon dataset's sample
         for stmt in node.body:
             self.visit(stmt)
         on_self = {k: v for k, v in self.types.items() if k.startswith("self.")}
@@ -329,6 +360,16 @@ class _Walker(ast.NodeVisitor):
         self.scope_f.pop()
 
     visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        a = node.args
+        if id(node) not in self.transform_fns or not a.args:
+            self.generic_visit(node)
+            return
+        saved = dict(self.types)
+        self.types[a.args[0].arg] = names.NDARRAY  # a Gluon dataset's sample
+        self.visit(node.body)
+        self.types = saved
 
     def visit_Assign(self, node):
         self.visit(node.value)
@@ -486,6 +527,36 @@ _PLAIN_MODULES = {"mx", "mx.nd", "mx.np", "mx.npx", "mx.sym", "mx.gluon", "mx.gl
                   "torchvision.models", "torch.distributed", "torch.cuda", "torch.linalg"}
 
 
+#: Gluon's datasets that take ``transform=fn`` and call it as ``fn(data, label)``
+_TRANSFORM_DATASETS = {f"mx.gluon.data.vision.{c}" for c in (
+    "MNIST", "FashionMNIST", "CIFAR10", "CIFAR100", "ImageFolderDataset", "ImageRecordDataset",
+    "ImageListDataset")}
+
+
+def _transform_functions(tree: ast.Module, aliases: dict[str, str]) -> set[str]:
+    """The functions of the file that a Gluon dataset calls with its samples: passed as
+    ``transform=`` to one of its vision datasets, or to ``.transform(fn)`` /
+    ``.transform_first(fn)`` (methods only Gluon's datasets have). Their first parameter is
+    an NDArray. A lambda is named by its ``id``."""
+    out: set = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        parts = _dotted(node.func)
+        name = names.canonical(".".join([aliases[parts[0]], *parts[1:]])) \
+            if parts and parts[0] in aliases else None
+        fns = [k.value for k in node.keywords if k.arg == "transform"] \
+            if name in _TRANSFORM_DATASETS else node.args[:1] \
+            if isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "transform", "transform_first") else []
+        for fn in fns:
+            if isinstance(fn, ast.Name):
+                out.add(fn.id)
+            elif isinstance(fn, ast.Lambda):
+                out.add(id(fn))
+    return out
+
+
 def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
             local_classes: dict[str, str] | None = None) -> Analysis:
     """The framework constructs of one file's source.
@@ -502,6 +573,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     walker = _Walker(path, source, imports.aliases, direction)
     walker.block_classes.update(imports.local)
     walker.user_attrs = _user_attrs(tree)
+    if direction == names.MXNET:
+        walker.transform_fns = _transform_functions(tree, imports.aliases)
     walker.visit(tree)
     sites = [Site(path, node.lineno, node.col_offset, node.end_lineno or node.lineno,
                   node.end_col_offset or 0, name, "import", names.framework_of(name) or "",

@@ -144,9 +144,14 @@ _DTYPES = {"float16": "float16", "float32": "float32", "float64": "float64",
            "uint8": "uint8", "int8": "int8", "int32": "int32", "int64": "int64"}
 
 
-def _dtype(node: ast.AST | None, default: str | None = "float32") -> str | None:
+def _dtype(node: ast.AST | None, default: str | None = "float32",
+           numpy_names: set[str] = frozenset()) -> str | None:
     """``torch.float32`` for an absent dtype (``default``) or ``None``, the torch dtype of a
-    literal string, else ``None``."""
+    literal string or of a numpy type named through ``numpy_names`` (``np.float32``), else
+    ``None``."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id in numpy_names:
+        return f"torch.{_DTYPES[node.attr]}" if node.attr in _DTYPES else None
     v = _literal(node, None)
     if v is None:
         return f"torch.{default}" if default else None
@@ -469,6 +474,8 @@ def _method(name: str, mx_name: str, before: str, after: str, note: str, build) 
         recv = _receiver(site)
         if recv is None:
             return None
+        if getattr(build, "wants_analysis", False):
+            return build(_atom(recv, text_of(recv)), site.node, text_of, analysis)
         return build(_atom(recv, text_of(recv)), site.node, text_of)
     _RULES.append(Rule(name, (f"mx.nd.NDArray.{mx_name}",), before, after, note, rewrite))
 
@@ -504,21 +511,22 @@ _method("as-in-context", "as_in_context", "x.as_in_context(ctx)", "x.to(ctx)",
         "the array itself when it is already there", _as_in_context)
 
 
-def _astype(recv, node, text_of):
+def _astype(recv, node, text_of, analysis):
     if not isinstance(node, ast.Call):
         return None
     args = _bind(node, ("dtype", "copy"), 1)
     if args is None or not _absent_or(args, "copy", True, False):
         return None
-    dt = _dtype(args["dtype"], default=None)
+    dt = _dtype(args["dtype"], default=None, numpy_names=_numpy_names(analysis))
     if dt is None:
         return None
     copy = _literal(args.get("copy"), True)
     return f"{recv}.to({dt}" + (", copy=True)" if copy else ")")
 
 
+_astype.wants_analysis = True
 _method("astype", "astype", "x.astype('float64')", "x.to(torch.float64, copy=True)",
-        "dtype a literal string; copy a literal bool (MXNet copies by default, even to the same "
+        "dtype a literal string or a numpy type (np.float32); copy a literal bool (MXNet copies by default, even to the same "
         "dtype, so copy=True is written; copy=False gives .to(dtype))", _astype)
 
 
@@ -530,6 +538,18 @@ def _context(recv, node, text_of):
 
 _method("context", "context", "x.context", "x.device",
         "read, not assigned; the device the array lives on", _context)
+
+
+def _same_attribute(recv, node, text_of):
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return None
+    return f"{recv}.{node.attr}"
+
+
+_method("shape", "shape", "x.shape", "x.shape",
+        "read, not assigned: a tuple of ints in both (torch.Size is a tuple)", _same_attribute)
+_method("ndim", "ndim", "x.ndim", "x.ndim", "read, not assigned: the number of axes in both",
+        _same_attribute)
 
 
 @_rule("mx-cpu", ["mx.cpu"], "mx.cpu()", "torch.device('cpu')",
@@ -557,8 +577,10 @@ def _bias(args: dict, text_of: TextOf) -> str | None:
     return f", bias={v!r}" if isinstance(v, bool) else None
 
 
+#: ``prefix=`` names a block's parameters in Gluon and means nothing to PyTorch (its
+#: parameters are named by attribute path): every layer rule accepts it and drops it
 _DENSE = ("units", "activation", "use_bias", "flatten", "dtype", "weight_initializer",
-          "bias_initializer", "in_units")
+          "bias_initializer", "in_units", "prefix")
 
 
 def _dense(flatten: bool):
@@ -593,7 +615,8 @@ _RULES.append(Rule(
     "initialisers", _dense(True)))
 
 _CONV = ("channels", "kernel_size", "strides", "padding", "dilation", "groups", "layout",
-         "activation", "use_bias", "weight_initializer", "bias_initializer", "in_channels")
+         "activation", "use_bias", "weight_initializer", "bias_initializer", "in_channels",
+         "prefix")
 
 
 @_rule("conv2d", ["mx.gluon.nn.Conv2D"], "nn.Conv2D(8, 3, padding=1, in_channels=4)",
@@ -637,20 +660,20 @@ _RULES.append(Rule(
     "torch.nn.MaxPool2d(3, stride=2, padding=1)",
     "layout NCHW, ceil_mode absent/False (MXNet's 'full' convention differs at the border); "
     "pool_size default 2 written out; strides None → pool size in both",
-    _pool("MaxPool", ("pool_size", "strides", "padding", "layout", "ceil_mode"))))
+    _pool("MaxPool", ("pool_size", "strides", "padding", "layout", "ceil_mode", "prefix"))))
 _RULES.append(Rule(
     "avgpool2d", ("mx.gluon.nn.AvgPool2D",), "nn.AvgPool2D(2, padding=1)",
     "torch.nn.AvgPool2d(2, padding=1)",
     "layout NCHW, ceil_mode absent/False; count_include_pad a literal (default True in both)",
     _pool("AvgPool", ("pool_size", "strides", "padding", "ceil_mode", "layout",
-                      "count_include_pad"))))
+                      "count_include_pad", "prefix"))))
 
 
 @_rule("dropout", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)", "torch.nn.Dropout(0.5)",
        "rate only (no axes); it drops only in training: inside autograd.record in Gluon, "
        "in .train() mode (a module's default) in torch")
 def _dropout(site, analysis, text_of):
-    args = _bind(_call(site), ("rate", "axes"), 1)
+    args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
     if args is None or not _absent_or(args, "axes", (), []):
         return None
     return f"torch.nn.Dropout({text_of(args['rate'])})"
@@ -662,7 +685,7 @@ _ACTIVATIONS = {"relu": "ReLU", "sigmoid": "Sigmoid", "tanh": "Tanh", "softsign"
 @_rule("activation", ["mx.gluon.nn.Activation"], "nn.Activation('relu')", "torch.nn.ReLU()",
        "the activation a literal: 'relu', 'sigmoid', 'tanh' or 'softsign'")
 def _activation(site, analysis, text_of):
-    args = _bind(_call(site), ("activation",), 1)
+    args = _bind(_call(site), ("activation", "prefix"), 1)
     act = _literal(args["activation"]) if args else _NO
     return f"torch.nn.{_ACTIVATIONS[act]}()" if isinstance(act, str) and act in _ACTIVATIONS \
         else None
@@ -671,9 +694,7 @@ def _activation(site, analysis, text_of):
 @_rule("flatten-layer", ["mx.gluon.nn.Flatten"], "nn.Flatten()", "torch.nn.Flatten()",
        "no arguments; both keep axis 0 and join the rest (a 1-D input raises in torch)")
 def _flatten_layer(site, analysis, text_of):
-    call = _call(site)
-    return "torch.nn.Flatten()" if call is not None and not call.args and not call.keywords \
-        else None
+    return "torch.nn.Flatten()" if _bind(_call(site), ("prefix",)) is not None else None
 
 
 @_rule("softmax-ce-loss", ["mx.gluon.loss.SoftmaxCrossEntropyLoss"],
@@ -684,6 +705,571 @@ def _sce(site, analysis, text_of):
     call = _call(site)
     return "torch.nn.CrossEntropyLoss(reduction='none')" \
         if call is not None and not call.args and not call.keywords else None
+
+
+# -- whole scripts: containers, initialisation, training loop, data, metrics ----------------
+# These rules rewrite what a training script is made of. Where the PyTorch side takes several
+# lines, the draft calls a helper of :mod:`.draft_helpers`, whose source it carries; a rule
+# whose object is used again elsewhere (``trainer.step`` after ``Trainer(...)``) rewrites it
+# only where every assignment of that object was rewritten too (:func:`_built_by`).
+
+#: rule name -> the draft helpers its rewrite calls
+RULE_HELPERS: dict[str, tuple[str, ...]] = {}
+
+#: rule name -> the gotchas its rewrite settles (the draft writes what the gotcha asks for:
+#: the Flatten before the Linear, Gluon's transform(data, label) kept by the helper dataset)
+RULE_RESOLVES: dict[str, tuple[str, ...]] = {
+    "dense-flatten-to-linear": ("dense-flatten",), "dense-lazy-activation": ("dense-flatten",),
+    "vision-mnist": ("transform-not-first",), "vision-fashionmnist": ("transform-not-first",),
+    "dataset-transform": ("transform-not-first",),
+}
+
+#: rules whose statement the structural pass (:mod:`.structure`, LibCST) rewrites: the
+#: stdlib pass leaves their text as it is and writes no marker for them
+STRUCTURAL: set[str] = set()
+
+
+def _helper_rule(name, mxnet, before, after, note, helpers=()):
+    def wrap(fn):
+        _RULES.append(Rule(name, tuple(mxnet), before, after, note, fn))
+        if helpers:
+            RULE_HELPERS[name] = tuple(helpers)
+        return fn
+    return wrap
+
+
+_ACTIVATION_LAYERS = {**_ACTIVATIONS, "softrelu": "Softplus"}
+
+
+def _activation_text(args: dict) -> str | None:
+    """``, torch.nn.ReLU()`` for a literal activation, ``""`` for none, else ``None``."""
+    if _absent_or(args, "activation", None):
+        return ""
+    act = _literal(args["activation"])
+    return f", torch.nn.{_ACTIVATION_LAYERS[act]}()" \
+        if isinstance(act, str) and act in _ACTIVATION_LAYERS else None
+
+
+def _lazy_or_sized(args: dict, size_key: str) -> bool | None:
+    """True for a layer without its input size (absent or a literal 0: Gluon infers it), False
+    with one (a literal int or an expression), None for another literal (``None``)."""
+    if size_key not in args:
+        return True
+    v = _literal(args[size_key])
+    if v is _NO:
+        return False  # an expression: a size, as the rules above take it
+    return (v == 0) if _is_int(v) else None
+
+
+@_rule("dense-lazy-activation", ["mx.gluon.nn.Dense"], "nn.Dense(128, activation='relu')",
+       "torch.nn.Sequential(torch.nn.Flatten(), torch.nn.LazyLinear(128), torch.nn.ReLU())",
+       "the forms the two rules above leave: no in_units (or 0) → LazyLinear, whose input size "
+       "is read off the first input as Gluon's deferred initialisation does; a literal "
+       "activation ('relu', 'sigmoid', 'tanh', 'softsign', 'softrelu' = Softplus) appended; "
+       "flatten absent/True → Flatten first; no dtype or initialisers")
+def _dense_lazy(site, analysis, text_of):
+    args = _bind(_call(site), _DENSE, 1)
+    if args is None or any(k in args for k in ("dtype", "weight_initializer",
+                                               "bias_initializer")):
+        return None
+    flatten = _literal(args.get("flatten"), True)
+    lazy, act, bias = _lazy_or_sized(args, "in_units"), _activation_text(args), \
+        _bias(args, text_of)
+    if not isinstance(flatten, bool) or lazy is None or act is None or bias is None:
+        return None
+    linear = f"torch.nn.LazyLinear({text_of(args['units'])}{bias})" if lazy else \
+        f"torch.nn.Linear({text_of(args['in_units'])}, {text_of(args['units'])}{bias})"
+    parts = (["torch.nn.Flatten()"] if flatten else []) + [linear]
+    if len(parts) == 1 and not act:
+        return linear
+    return f"torch.nn.Sequential({', '.join(parts)}{act})"
+
+
+def _conv_any(dims: int):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), _CONV, 2)
+        layout = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
+        if args is None or not _absent_or(args, "layout", layout) \
+                or any(k in args for k in ("weight_initializer", "bias_initializer")):
+            return None
+        lazy, act, bias = _lazy_or_sized(args, "in_channels"), _activation_text(args), \
+            _bias(args, text_of)
+        if lazy is None or act is None or bias is None:
+            return None
+        if dims == 2 and not lazy and not act:
+            return None  # the conv2d rule's form
+        extra = "".join(f", {t}={text_of(args[m])}" for m, t in (
+            ("strides", "stride"), ("padding", "padding"), ("dilation", "dilation"),
+            ("groups", "groups")) if m in args)
+        size = "" if lazy else f"{text_of(args['in_channels'])}, "
+        conv = (f"torch.nn.{'Lazy' if lazy else ''}Conv{dims}d({size}"
+                f"{text_of(args['channels'])}, {text_of(args['kernel_size'])}{extra}{bias})")
+        return f"torch.nn.Sequential({conv}{act})" if act else conv
+    return rewrite
+
+
+for _d in (1, 2, 3):
+    _RULES.append(Rule(
+        f"conv{_d}d-lazy-activation", (f"mx.gluon.nn.Conv{_d}D",),
+        f"nn.Conv{_d}D(32, 3, activation='relu')",
+        f"torch.nn.Sequential(torch.nn.LazyConv{_d}d(32, 3), torch.nn.ReLU())",
+        "channels-first layout; no in_channels (or 0) → the lazy layer (input channels read "
+        "off the first input, as Gluon defers it), else the sized one; a literal activation "
+        "appended; strides/padding/dilation/groups one to one; no initialisers", _conv_any(_d)))
+
+
+@_rule("sequential", ["mx.gluon.nn.Sequential", "mx.gluon.nn.HybridSequential"],
+       "nn.Sequential()", "torch.nn.Sequential()",
+       "no arguments but prefix (no params: shared parameters): an empty container, filled "
+       "by add()")
+def _sequential(site, analysis, text_of):
+    return "torch.nn.Sequential()" if _bind(_call(site), ("prefix",)) is not None else None
+
+
+def _assignments(analysis: Analysis) -> dict[str, list[ast.AST]]:
+    """Every value assigned to each dotted name in the file (``net``, ``self.net``)."""
+    cached = _ASSIGNED.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out: dict[str, list[ast.AST]] = {}
+    for node in analysis.nodes():
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            targets, value = [node.target], node.value
+        elif isinstance(node, (ast.For, ast.With, ast.NamedExpr)):
+            targets = [getattr(node, "target", None)] + [
+                i.optional_vars for i in getattr(node, "items", [])]
+            value = None
+        else:
+            continue
+        for t in targets:
+            if isinstance(t, (ast.Name, ast.Attribute)):
+                dotted = _dotted_name(t)
+                if dotted:
+                    out.setdefault(dotted, []).append(value)
+            elif isinstance(t, (ast.Tuple, ast.List)):
+                for e in ast.walk(t):
+                    if isinstance(e, (ast.Name, ast.Attribute)) and _dotted_name(e):
+                        out.setdefault(_dotted_name(e), []).append(None)
+    _ASSIGNED.clear()
+    _ASSIGNED[id(analysis)] = (analysis, out)
+    return out
+
+
+_ASSIGNED: dict[int, tuple] = {}
+
+
+def _dotted_name(node: ast.AST) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str) -> bool:
+    """Whether the object ``recv`` names is built by a call that ``rule`` rewrites: ``recv`` is
+    that call itself, or a name every assignment of which is such a call (a name also bound
+    by a loop, a ``with`` or a tuple is not)."""
+    if recv is None:
+        return False
+    the = next(r for r in _RULES if r.name == rule)
+
+    def rewritten(value):
+        site = analysis.site_at(value) if isinstance(value, ast.Call) else None
+        return site is not None and site.name in the.mxnet \
+            and the.rewrite(site, analysis, lambda n: analysis.segment(n)) is not None
+    if isinstance(recv, ast.Call):
+        return rewritten(recv)
+    dotted = _dotted_name(recv)
+    values = _assignments(analysis).get(dotted or "", [])
+    return bool(values) and all(v is not None and rewritten(v) for v in values)
+
+
+@_rule("sequential-add", ["mx.gluon.Block.add", "mx.gluon.nn.Sequential.add",
+                          "mx.gluon.nn.HybridSequential.add"],
+       "nn.Sequential().add(nn.Dense(10, flatten=False))",
+       "torch.nn.Sequential().append(torch.nn.LazyLinear(10))",
+       "the container is built by the sequential rule wherever it is assigned; one block → "
+       "append, several → extend([...]) (the same order)")
+def _sequential_add(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or call.keywords or not call.args \
+            or any(isinstance(a, ast.Starred) for a in call.args) \
+            or not _built_by(analysis, recv, "sequential"):
+        return None
+    head = _atom(recv, text_of(recv))
+    if len(call.args) == 1:
+        return f"{head}.append({text_of(call.args[0])})"
+    return f"{head}.extend([{', '.join(text_of(a) for a in call.args)}])"
+
+
+@_helper_rule("init-xavier", ["mx.init.Xavier"], "mx.init.Xavier(magnitude=2.24)",
+              "gluon_init_xavier(magnitude=2.24)",
+              "rnd_type and factor_type absent or literal ('uniform'/'gaussian', "
+              "'avg'/'in'/'out'); the helper draws as MXNet's Xavier does (the fans of a "
+              "kernel times its spatial size)", ["gluon_init_xavier"])
+def _xavier(site, analysis, text_of):
+    args = _bind(_call(site), ("rnd_type", "factor_type", "magnitude"))
+    if args is None or not _absent_or(args, "rnd_type", "uniform", "gaussian") \
+            or not _absent_or(args, "factor_type", "avg", "in", "out"):
+        return None
+    return "gluon_init_xavier(" + ", ".join(
+        f"{k}={text_of(args[k])}" for k in ("rnd_type", "factor_type", "magnitude")
+        if k in args) + ")"
+
+
+def _scale_init(mx_name: str, param: str, helper: str, default: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), (param,))
+        if args is None:
+            return None
+        return f"{helper}({text_of(args[param]) if param in args else default})"
+    _RULES.append(Rule(f"init-{mx_name.lower()}", (f"mx.init.{mx_name}",),
+                       f"mx.init.{mx_name}({default})", f"{helper}({default})",
+                       f"{param} only (default {default}, written out)", rewrite))
+    RULE_HELPERS[f"init-{mx_name.lower()}"] = (helper,)
+
+
+_scale_init("Uniform", "scale", "gluon_init_uniform", "0.07")
+_scale_init("Normal", "sigma", "gluon_init_normal", "0.01")
+
+
+def _list_context(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether ``node`` is, or names something assigned, a list or tuple (of contexts)."""
+    seqs = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
+    if isinstance(node, seqs):
+        return True
+    dotted = _dotted_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    return any(isinstance(v, seqs) for v in _assignments(analysis).get(dotted or "", []))
+
+
+@_helper_rule("initialize", ["mx.gluon.Block.initialize"],
+              "nn.Dense(3, in_units=2, flatten=False).initialize(mx.init.Xavier(), ctx=mx.cpu())",
+              "gluon_initialize(torch.nn.Linear(2, 3), gluon_init_xavier(), torch.device('cpu'))",
+              "init absent (Gluon's U(-0.07, 0.07)) or an initialiser the init-* rules rewrite; "
+              "ctx absent or one device (not a list: a model on several devices is DDP's "
+              "business); every weight drawn, every bias zero, lazy layers at their first "
+              "input", ["gluon_initialize"])
+def _initialize(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    args = _bind(call, ("init", "ctx", "verbose", "force_reinit"))
+    if args is None or recv is None or site.how == "guessed" \
+            or not _absent_or(args, "verbose", True, False) \
+            or not _absent_or(args, "force_reinit", True, False):
+        return None
+    ctx = args.get("ctx")
+    if ctx is not None and _literal(ctx) is None:
+        ctx = None  # ctx=None: the default device
+    if ctx is not None and _list_context(analysis, ctx):
+        return None
+    init = args.get("init")
+    if init is not None and not (isinstance(init, ast.Call) and (
+            analysis.site_at(init) is not None
+            and analysis.site_at(init).name in ("mx.init.Xavier", "mx.init.Uniform",
+                                                "mx.init.Normal"))):
+        return None
+    parts = [text_of(recv)]
+    if init is not None:
+        parts.append(text_of(init))
+    if ctx is not None:
+        parts.append(("" if init is not None else "device=") + text_of(ctx))
+    return f"gluon_initialize({', '.join(parts)})"
+
+
+_SGD_KEYS = {"learning_rate": "lr", "momentum": "momentum", "wd": "weight_decay"}
+
+
+@_rule("trainer-sgd", ["mx.gluon.Trainer", "mx.gluon.Block.collect_params"],
+       "gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1, 'momentum': 0.9})",
+       "torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9)",
+       "the parameters as net.collect_params(), optimizer 'sgd', optimizer_params a dict of "
+       "learning_rate (default 0.01, written out), momentum, wd; one process (kvstore absent, "
+       "'device' or 'local'); its step(batch_size) becomes gluon_trainer_step (the 1/batch_size "
+       "Gluon applies); MXNet's momentum update and PyTorch's are the same with a constant "
+       "learning rate")
+def _trainer_sgd(site, analysis, text_of):
+    call = _call(site)
+    args = _bind(call, ("params", "optimizer", "optimizer_params", "kvstore"), 2)
+    if args is None or not isinstance(_literal(args["optimizer"]), str) \
+            or _literal(args["optimizer"]).lower() != "sgd" \
+            or not _absent_or(args, "kvstore", "device", "local"):
+        return None
+    params = args["params"]
+    if not (isinstance(params, ast.Call) and not params.args and not params.keywords
+            and isinstance(params.func, ast.Attribute) and params.func.attr == "collect_params"):
+        return None
+    settings = args.get("optimizer_params")
+    pairs = []
+    if settings is not None:
+        if not isinstance(settings, ast.Dict) or None in settings.keys:
+            return None
+        for k, v in zip(settings.keys, settings.values):
+            key = _literal(k)
+            if key not in _SGD_KEYS:
+                return None
+            pairs.append((_SGD_KEYS[key], text_of(v)))
+    given = dict(pairs)
+    given.setdefault("lr", "0.01")
+    owner = params.func.value
+    text = ", ".join([f"{_atom(owner, text_of(owner))}.parameters()"] + [
+        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given])
+    _consume(text_of, params)
+    return f"torch.optim.SGD({text})"
+
+
+def _consume(text_of, node: ast.AST) -> None:
+    """Tell the writer that a rule rewrote the MXNet construct ``node`` as part of its own
+    (``net.collect_params()`` inside ``Trainer``): it does not keep the call as it is."""
+    consume = getattr(text_of, "consume", None)
+    if consume is not None:
+        consume(node)
+
+
+@_helper_rule("trainer-step", ["mx.gluon.Trainer.step"],
+              "gluon.Trainer(net.collect_params(), 'sgd').step(64)",
+              "gluon_trainer_step(torch.optim.SGD(net.parameters(), lr=0.01), 64)",
+              "the trainer built by trainer-sgd wherever it is assigned; batch_size given; no "
+              "ignore_stale_grad: the gradients divided by batch_size, one update, then "
+              "cleared", ["gluon_trainer_step"])
+def _trainer_step(site, analysis, text_of):
+    args = _bind(_call(site), ("batch_size",), 1)
+    recv = _receiver(site)
+    if args is None or not _built_by(analysis, recv, "trainer-sgd"):
+        return None
+    return f"gluon_trainer_step({text_of(recv)}, {text_of(args['batch_size'])})"
+
+
+@_helper_rule("metric-accuracy", ["mx.metric.Accuracy", "mx.gluon.metric.Accuracy"],
+              "mx.metric.Accuracy()", "GluonAccuracy()",
+              "axis and name only: the helper keeps Gluon's update(labels, preds) / get() / "
+              "reset(), so the calls on it stay as they are", ["GluonAccuracy"])
+def _accuracy(site, analysis, text_of):
+    args = _bind(_call(site), ("axis", "name"))
+    if args is None:
+        return None
+    return "GluonAccuracy(" + ", ".join(f"{k}={text_of(args[k])}" for k in ("axis", "name")
+                                        if k in args) + ")"
+
+
+def _metric_method(method: str, params: tuple[str, ...]):
+    def rewrite(site, analysis, text_of):
+        call, recv = _call(site), _receiver(site)
+        if call is None or call.keywords or len(call.args) != len(params) \
+                or any(isinstance(a, ast.Starred) for a in call.args) \
+                or not _built_by(analysis, recv, "metric-accuracy"):
+            return None
+        return f"{_atom(recv, text_of(recv))}.{method}(" + ", ".join(
+            text_of(a) for a in call.args) + ")"
+    return rewrite
+
+
+for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
+    _RULES.append(Rule(
+        f"metric-{_m}", (f"mx.metric.EvalMetric.{_m}", f"mx.metric.Accuracy.{_m}"),
+        f"mx.metric.Accuracy().{_m}({', '.join(_p)})", f"GluonAccuracy().{_m}({', '.join(_p)})",
+        "the metric built by metric-accuracy wherever it is assigned: GluonAccuracy has "
+        "Gluon's methods, so the call stays as it is", _metric_method(_m, _p)))
+    RULE_HELPERS[f"metric-{_m}"] = ("GluonAccuracy",)
+
+
+@_rule("dataloader", ["mx.gluon.data.DataLoader"],
+       "gluon.data.DataLoader(ds, batch_size=64, shuffle=True, last_batch='discard')",
+       "torch.utils.data.DataLoader(ds, batch_size=64, shuffle=True, drop_last=True)",
+       "dataset, batch_size, shuffle, last_batch 'keep' or 'discard' (→ drop_last), "
+       "num_workers, pin_memory; no sampler or batchify_fn; both stack the samples of a "
+       "batch, labels that are ints become int64 in PyTorch (int32 in Gluon)")
+def _dataloader(site, analysis, text_of):
+    args = _bind(_call(site), ("dataset", "batch_size", "shuffle", "sampler", "last_batch",
+                               "batch_sampler", "batchify_fn", "num_workers", "pin_memory"), 1)
+    if args is None or any(k in args for k in ("sampler", "batch_sampler", "batchify_fn")) \
+            or not _absent_or(args, "last_batch", None, "keep", "discard"):
+        return None
+    parts = [text_of(args["dataset"])] + [
+        f"{k}={text_of(args[k])}" for k in ("batch_size", "shuffle") if k in args]
+    if _literal(args.get("last_batch"), None) == "discard":
+        parts.append("drop_last=True")
+    parts += [f"{k}={text_of(args[k])}" for k in ("num_workers", "pin_memory") if k in args]
+    return f"torch.utils.data.DataLoader({', '.join(parts)})"
+
+
+def _vision(kind: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("root", "train", "transform"), 1)
+        if args is None:
+            return None
+        parts = [repr(kind), text_of(args["root"])] + [
+            f"{k}={text_of(args[k])}" for k in ("train", "transform") if k in args]
+        return f"gluon_vision_dataset({', '.join(parts)})"
+    return rewrite
+
+
+for _kind in ("MNIST", "FashionMNIST"):
+    _RULES.append(Rule(
+        f"vision-{_kind.lower()}", (f"mx.gluon.data.vision.{_kind}",),
+        f"gluon.data.vision.{_kind}('./data', train=False)",
+        f"gluon_vision_dataset('{_kind}', './data', train=False)",
+        "root given (the IDX files in it, as Gluon keeps them), train, transform: torchvision "
+        "reads the files; items (28, 28, 1) uint8 tensors and int labels, transform(data, "
+        "label) called as Gluon calls it", _vision(_kind)))
+    RULE_HELPERS[f"vision-{_kind.lower()}"] = ("gluon_vision_dataset",)
+
+
+def _dataset_method(method: str):
+    def rewrite(site, analysis, text_of):
+        call, recv = _call(site), _receiver(site)
+        args = _bind(call, ("fn", "lazy"), 1)
+        if args is None or not (_built_by(analysis, recv, "vision-mnist")
+                                or _built_by(analysis, recv, "vision-fashionmnist")):
+            return None
+        return f"{_atom(recv, text_of(recv))}.{method}({text_of(args['fn'])})"
+    return rewrite
+
+
+for _m in ("transform", "transform_first"):
+    _RULES.append(Rule(
+        f"dataset-{_m.replace('_', '-')}", (f"mx.gluon.data.Dataset.{_m}",
+                                           f"mx.gluon.data.vision.MNIST.{_m}",
+                                           f"mx.gluon.data.vision.FashionMNIST.{_m}"),
+        f"gluon.data.vision.MNIST('./data').{_m}(fn)",
+        f"gluon_vision_dataset('MNIST', './data').{_m}(fn)",
+        "a dataset built by the vision rules: the helper's dataset has Gluon's "
+        f"{_m}(fn)", _dataset_method(_m)))
+    RULE_HELPERS[f"dataset-{_m.replace('_', '-')}"] = ("GluonDataset",)
+
+
+@_rule("backward-sum", ["mx.nd.NDArray.backward"], "y.backward()", "y.sum().backward()",
+       "no arguments, the receiver known to be an NDArray (inferred): MXNet's backward of a "
+       "non-scalar array is the backward of its sum (a head gradient of ones); a scalar's sum "
+       "is itself")
+def _backward(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or call.args or call.keywords or recv is None or site.how != "inferred":
+        return None
+    return f"{_atom(recv, text_of(recv))}.sum().backward()"
+
+
+@_rule("save-parameters", ["mx.gluon.Block.save_parameters"],
+       "nn.Dense(3, in_units=2, flatten=False).save_parameters('m.params')",
+       "torch.save(torch.nn.Linear(2, 3).state_dict(), 'm.params')",
+       "the file name only: the draft saves PyTorch's state dict (its parameter names are "
+       "PyTorch's; a file MXNet wrote is read by sidebyside.convert, not by this)")
+def _save_parameters(site, analysis, text_of):
+    args = _bind(_call(site), ("filename",), 1)
+    recv = _receiver(site)
+    if args is None or recv is None or site.how == "guessed":
+        return None
+    return f"torch.save({text_of(recv)}.state_dict(), {text_of(args['filename'])})"
+
+
+@_rule("random-seed", ["mx.random.seed"], "mx.random.seed(42)", "torch.manual_seed(42)",
+       "the seed only (ctx absent or 'all'): both seed every device; the streams differ, so "
+       "the numbers drawn do too")
+def _seed(site, analysis, text_of):
+    args = _bind(_call(site), ("seed_state", "ctx"), 1)
+    if args is None or not _absent_or(args, "ctx", "all"):
+        return None
+    return f"torch.manual_seed({text_of(args['seed_state'])})"
+
+
+# -- statements: the second pass (:mod:`.structure`) carries them out ------------------------
+
+def _parents(analysis: Analysis) -> dict[int, ast.AST]:
+    cached = _PARENTS.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out = {id(child): node for node in analysis.nodes() for child in ast.iter_child_nodes(node)}
+    _PARENTS.clear()
+    _PARENTS[id(analysis)] = (analysis, out)
+    return out
+
+
+_PARENTS: dict[int, tuple] = {}
+
+
+def _sole_with_item(analysis: Analysis, call: ast.AST) -> bool:
+    """Whether ``call`` is the only item of a ``with`` statement, bound to no name."""
+    item = _parents(analysis).get(id(call))
+    parent = _parents(analysis).get(id(item)) if isinstance(item, ast.withitem) else None
+    return isinstance(parent, ast.With) and len(parent.items) == 1 \
+        and item.context_expr is call and item.optional_vars is None
+
+
+def _structural(name, mxnet, before, after, note):
+    def wrap(fn):
+        def rewrite(site, analysis, text_of):
+            from . import structure
+
+            if not structure.available() or not fn(site, analysis):
+                return None
+            return analysis.segment(site.node)  # as it is: the second pass moves the block
+        _RULES.append(Rule(name, tuple(mxnet), before, after, note, rewrite))
+        STRUCTURAL.add(name)
+        return fn
+    return wrap
+
+
+@_structural("name-scope-drop", ["mx.gluon.Block.name_scope", "mx.gluon.HybridBlock.name_scope"],
+             "with net.name_scope():\n    net.add(...)", "net.add(...)",
+             "the with's only item, no arguments, no 'as': PyTorch names parameters by their "
+             "attribute path, so the block becomes its body (needs LibCST)")
+def _name_scope(site, analysis):
+    call = _call(site)
+    return call is not None and not call.args and not call.keywords \
+        and _sole_with_item(analysis, call)
+
+
+#: constructs whose result depends on training or predicting (Dropout, BatchNorm …), or that
+#: switch the mode: with any of them, record() does more than record
+_MODE_WORDS = ("Dropout", "BatchNorm", "InstanceNorm", "train_mode", "predict_mode",
+               "is_training", "set_training", "model_zoo", "mx.gluon.rnn.", "mx.sym.",
+               "mx.mod.")
+
+
+def _mode_free(analysis: Analysis) -> bool:
+    """Whether nothing in the file behaves differently in training and in prediction, and
+    every module it imports is MXNet's, numpy's or the standard library's (a model built in
+    another file could hold a Dropout)."""
+    import sys
+
+    if any(w in s.name for s in analysis.sites for w in _MODE_WORDS):
+        return False
+    for node in analysis.nodes():
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if not node.level else ["."]
+            for mod in mods:
+                top = mod.split(".")[0]
+                if top not in ("mxnet", "numpy", "__future__") \
+                        and top not in sys.stdlib_module_names:
+                    return False
+    return True
+
+
+@_structural("record-unwrap", ["mx.autograd.record"],
+             "with mx.autograd.record():\n    loss = ...", "loss = ...",
+             "the with's only item, no arguments (or train_mode=True), no 'as'; and nothing in "
+             "the file behaves differently in training and prediction (no Dropout, BatchNorm, "
+             "mode switches, model-zoo nets or models imported from other files): PyTorch "
+             "records every operation on tensors that require gradients (needs LibCST)")
+def _record(site, analysis):
+    call = _call(site)
+    args = _bind(call, ("train_mode",))
+    return args is not None and _absent_or(args, "train_mode", True) \
+        and _sole_with_item(analysis, call) and _mode_free(analysis)
+
+
+@_structural("hybridize-drop", ["mx.gluon.Block.hybridize", "mx.gluon.HybridBlock.hybridize"],
+             "net.hybridize()", "(the statement goes)",
+             "a statement of its own, the block known (inferred): hybridize() changes how "
+             "Gluon runs the block, not what it computes (needs LibCST)")
+def _hybridize(site, analysis):
+    call = _call(site)
+    return call is not None and site.how != "guessed" \
+        and isinstance(_parents(analysis).get(id(call)), ast.Expr)
 
 
 RULES: tuple[Rule, ...] = tuple(_RULES)
@@ -748,6 +1334,7 @@ class _Writer:
                 text, fired = self.text_of(sub)
                 inner.extend(fired)
                 return text
+            text_of.consume = lambda sub: self.done.add(id(sub))  # type: ignore[attr-defined]
             new = rule.rewrite(site, self.analysis, text_of)
             if new is not None and not self.unported_inside(node):
                 self.done.add(id(node))
@@ -870,10 +1457,25 @@ def _import_line(tree: ast.Module, safe: set[int]) -> int:
     return body[-1].end_lineno + 1
 
 
+def _helpers_line(tree: ast.Module, safe: set[int]) -> int:
+    """The line the draft's helpers go above: after the last import of the file's opening
+    statements (those before its first function or class), else where ``import torch`` goes."""
+    last = None
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            break
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            last = stmt
+    if last is None:
+        return _import_line(tree, safe)
+    return last.end_lineno + 1
+
+
 _PLANS: dict = {}  # id(analysis) -> (analysis, (edits, fired)) of the last file drafted
 
 
-def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torch") -> Draft:
+def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torch",
+          second_pass: bool = True) -> Draft:
     """The draft port of ``analysis``'s file: every call a :data:`RULES` rule qualifies
     rewritten in place (outermost first, arguments rewritten inside), each marker as a
     comment line above the statement holding its line, indented like it, and ``import
@@ -898,15 +1500,33 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
     inserts: list[tuple[int, int, str]] = []   # (offset, order, text)
     if fired and not _torch_imported(analysis):
         inserts.append(_insert_at(src, _import_line(tree, safe), 0, "import torch", newline))
+    helpers = sorted({h for _, rule in fired for h in RULE_HELPERS.get(rule, ())})
+    if helpers:
+        from . import draft_helpers
+
+        text = newline + newline + draft_helpers.source_of(helpers).replace("\n", newline) \
+            + newline
+        inserts.append(_insert_at(src, _helpers_line(tree, safe), 0.5, text, newline))
     for k, m in enumerate(markers):
         line = _marker_line(tree, src, m.line, safe)
         inserts.append(_insert_at(src, line, 1 + k, src.indent(line) + m.comment(), newline))
+    for line, rule in fired:
+        if rule in STRUCTURAL:
+            from . import structure
+
+            at = _marker_line(tree, src, line, safe)
+            inserts.append(_insert_at(src, at, 1 + len(markers),
+                                      src.indent(at) + structure.comment(rule), newline))
     out = _assemble(src.data, edits, inserts)
     try:
         ast.parse(out)
     except SyntaxError as e:  # pragma: no cover - a bug in a rule or in the writer
         raise RuntimeError(f"internal error: the draft of {analysis.path} does not parse "
                            f"({e.msg}, line {e.lineno}); not written") from e
+    if direction == "torch" and second_pass and fired:  # nothing rewritten: left as it is
+        from . import structure
+
+        out, _ = structure.apply(out)
     return Draft(out, sorted(fired), list(markers))
 
 

@@ -1,0 +1,205 @@
+"""The helpers a draft port carries: Gluon behaviours that PyTorch spells in several lines.
+
+A rewrite rule of :mod:`.rewrite` that needs one writes a call to it, and the draft gets the
+helper's source (``inspect.getsource``), once, after its imports: the draft depends on torch
+(and torchvision for the datasets) only, never on MXNet or on this package. Each helper
+imports what it uses inside its body, so this module imports nothing at load time
+(``sidebyside.migrate`` stays standard-library only). ``tests/test_migrate_port.py`` runs
+every helper against MXNet 1.9.1: the same distributions, the same updates, the same counts.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+__all__ = ["HELPERS", "source_of"]
+
+
+def gluon_init_uniform(scale=0.07):
+    """mx.init.Uniform(scale): every weight drawn from U(-scale, scale)."""
+    def draw(weight):
+        weight.uniform_(-scale, scale)
+    return draw
+
+
+def gluon_init_normal(sigma=0.01):
+    """mx.init.Normal(sigma): every weight drawn from N(0, sigma²)."""
+    def draw(weight):
+        weight.normal_(0.0, sigma)
+    return draw
+
+
+def gluon_init_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):
+    """mx.init.Xavier: scale = sqrt(magnitude / fan), fan the mean of fan-in and fan-out
+    ('avg'), fan-in ('in') or fan-out ('out'), each times the kernel's spatial size; then
+    U(-scale, scale) ('uniform') or N(0, scale²) ('gaussian')."""
+    import math
+
+    if rnd_type not in ("uniform", "gaussian") or factor_type not in ("avg", "in", "out"):
+        raise ValueError(f"Xavier: rnd_type {rnd_type!r}, factor_type {factor_type!r}")
+
+    def draw(weight):
+        shape = weight.shape
+        spatial = math.prod(shape[2:])
+        fan_in, fan_out = shape[1] * spatial, shape[0] * spatial
+        fan = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[factor_type]
+        scale = math.sqrt(magnitude / fan)
+        if rnd_type == "uniform":
+            weight.uniform_(-scale, scale)
+        else:
+            weight.normal_(0.0, scale)
+    return draw
+
+
+def gluon_initialize(module, init=None, device=None):
+    """Block.initialize(init, ctx): every weight of two or more axes drawn by ``init`` (Gluon's
+    default: U(-0.07, 0.07)) and every bias zero; the other parameters (a BatchNorm's or
+    LayerNorm's scale and shift, PReLU's slope) keep PyTorch's defaults, which are Gluon's. A
+    lazy layer (no input size given) is initialised when its first input arrives, as Gluon
+    defers it."""
+    import torch
+
+    draw = init or gluon_init_uniform(0.07)
+
+    def fill(layer):
+        with torch.no_grad():
+            for name, p in layer.named_parameters(recurse=False):
+                if name.startswith("weight") and p.dim() >= 2:
+                    draw(p)
+                elif name.startswith("bias"):
+                    p.zero_()
+
+    lazy = torch.nn.modules.lazy.LazyModuleMixin
+    for layer in module.modules():
+        if isinstance(layer, lazy) and layer.has_uninitialized_params():
+            handle = []
+
+            def once(mod, args, handle=handle):  # after the layer's own hook made its weights
+                fill(mod)
+                handle[0].remove()
+            handle.append(layer.register_forward_pre_hook(once))
+        else:
+            fill(layer)
+    if device is not None:
+        module.to(device)
+    return module
+
+
+def gluon_trainer_step(optimizer, batch_size):
+    """Trainer.step(batch_size): the gradients divided by ``batch_size``, one update, then the
+    gradients cleared (Gluon's backward writes them, PyTorch's adds to them)."""
+    for group in optimizer.param_groups:
+        for p in group["params"]:
+            if p.grad is not None:
+                p.grad.div_(batch_size)
+    optimizer.step()
+    optimizer.zero_grad()
+
+
+class GluonAccuracy:
+    """mx.metric.Accuracy(axis=1): ``update(labels, preds)`` takes lists (or one tensor each); a
+    prediction with another shape than its label is its argmax over ``axis``; ``get()`` gives
+    ``(name, correct / seen)``, NaN before any update."""
+
+    def __init__(self, axis=1, name="accuracy"):
+        self.axis, self.name = axis, name
+        self.reset()
+
+    def reset(self):
+        self.sum_metric, self.num_inst = 0, 0
+
+    def update(self, labels, preds):
+        import torch
+
+        if isinstance(labels, torch.Tensor):
+            labels, preds = [labels], [preds]
+        if len(labels) != len(preds):
+            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
+        for label, pred in zip(labels, preds):
+            if pred.shape != label.shape:
+                pred = pred.argmax(dim=self.axis)
+            pred = pred.detach().cpu().to(torch.int32).flatten()
+            label = label.detach().cpu().to(torch.int32).flatten()
+            if pred.numel() != label.numel():
+                raise ValueError(f"{label.numel()} labels and {pred.numel()} predictions")
+            self.sum_metric += int((pred == label).sum())
+            self.num_inst += label.numel()
+
+    def get(self):
+        return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
+class GluonDataset:
+    """A dataset of (data, label) items with Gluon's ``transform(fn)`` (``fn(data, label)``)
+    and ``transform_first(fn)`` (``fn(data)``)."""
+
+    def __init__(self, items, fn=None, first=False):
+        self.items, self.fn, self.first = items, fn, first
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, i):
+        item = self.items[i]
+        if self.fn is None:
+            return item
+        if self.first:
+            return (self.fn(item[0]), *item[1:])
+        return self.fn(*item)
+
+    def transform(self, fn, lazy=True):
+        return GluonDataset(self, fn)
+
+    def transform_first(self, fn, lazy=True):
+        return GluonDataset(self, fn, first=True)
+
+
+def gluon_vision_dataset(kind, root, train=True, transform=None):
+    """gluon.data.vision.MNIST / FashionMNIST(root, train, transform) read by torchvision: the
+    IDX files in ``root`` itself, as Gluon keeps them (gzipped ones are unpacked beside them;
+    missing ones downloaded, as Gluon does); items ``(H, W, 1)`` uint8 tensors and int labels;
+    ``transform(data, label)`` as Gluon calls it."""
+    import gzip
+    import os
+    import shutil
+
+    import torchvision
+
+    root = os.path.expanduser(root)
+    base = {"MNIST": torchvision.datasets.MNIST,
+            "FashionMNIST": torchvision.datasets.FashionMNIST}[kind]
+    for part in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                 "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"):  # torchvision wants all
+        packed = os.path.join(root, part + ".gz")
+        if not os.path.exists(os.path.join(root, part)) and os.path.exists(packed):
+            with gzip.open(packed, "rb") as src, open(os.path.join(root, part), "wb") as dst:
+                shutil.copyfileobj(src, dst)
+
+    class InRoot(base):  # Gluon reads root itself, torchvision root/<Class>/raw
+        @property
+        def raw_folder(self):
+            return self.root
+
+    data = InRoot(root, train=train, download=True)
+    items = [(image.unsqueeze(-1), int(label)) for image, label in zip(data.data, data.targets)]
+    return GluonDataset(items, transform)
+
+
+#: helper name -> the names it needs beside it (written first)
+HELPERS = {
+    "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
+    "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (),
+    "GluonAccuracy": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+}
+
+
+def source_of(names) -> str:
+    """The source of the helpers ``names`` and of what they need, each once, in the order of
+    :data:`HELPERS`, with a comment saying where they come from."""
+    wanted = set()
+    for name in names:
+        wanted.add(name)
+        wanted.update(HELPERS[name])
+    chunks = [inspect.getsource(globals()[n]).rstrip() for n in HELPERS if n in wanted]
+    return ("# --- helpers written by sidebyside.migrate: Gluon's behaviour in PyTorch, each "
+            "checked against MXNet ---\n\n\n" + "\n\n\n".join(chunks) + "\n")

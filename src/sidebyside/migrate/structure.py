@@ -1,0 +1,192 @@
+"""The draft's second pass: what changes statements, not calls (LibCST).
+
+:func:`.rewrite.draft` rewrites calls in place and, for the rules of :data:`.rewrite.STRUCTURAL`,
+writes a handshake comment above the statement (``# >>>>>> migrate-structure [rule]``). This
+pass, on the draft's text:
+
+- ``name-scope-drop``, ``record-unwrap``: a ``with net.name_scope():`` or ``with
+  autograd.record():`` block becomes its body (PyTorch names parameters by attribute path and
+  records every operation on tensors that require gradients);
+- ``hybridize-drop``: the statement ``net.hybridize(...)`` goes (a PyTorch module runs as it
+  is; ``torch.compile`` is a choice, not a translation);
+- then every ``mxnet`` import statement none of whose names the draft uses any more goes
+  (found with the standard library's parser: a whole statement, on lines of its own).
+
+LibCST is the library made for this: it keeps comments, blank lines and layout byte for byte
+outside what a transform touches, and re-indents a block's body when it moves out of the
+``with``. It is an optional dependency (``pip install 'sidebyside[migrate]'``): without it the
+first pass writes no handshake, and these statements get a marker instead (:func:`available`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+__all__ = ["HANDSHAKE", "available", "apply"]
+
+HANDSHAKE = "# >>>>>> migrate-structure"
+_HANDSHAKE = re.compile(r"#\s*>>>>>> migrate-structure \[([a-z0-9-]+)\]")
+
+
+@functools.lru_cache(maxsize=1)
+def available() -> bool:
+    """Whether LibCST can be imported (the structural rules fire only then)."""
+    try:
+        import libcst  # noqa: F401
+        import libcst.codemod  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def comment(rule: str) -> str:
+    """The handshake the first pass writes above a statement for the rule ``rule``."""
+    return f"{HANDSHAKE} [{rule}]"
+
+
+def apply(source: str, original: str | None = None) -> tuple[str, list[str]]:
+    """The draft with every handshake carried out and the ``mxnet`` imports that nothing in
+    it uses removed (with ``original``, the scanned file, only those it used: an import it
+    never used is left as it was): (new source, the rules carried out, in order).
+    Raises ``RuntimeError`` if a handshake is left that no transform took (a bug: the draft
+    is not written)."""
+    done: list[str] = []
+    if HANDSHAKE in source and available():
+        import libcst as cst
+
+        unwrap = _Unwrap()
+        source = cst.parse_module(source).visit(unwrap).code
+        done = unwrap.done
+    left = _HANDSHAKE.search(source)
+    if left:
+        raise RuntimeError(f"internal error: the structural rule {left.group(1)} was not "
+                           "carried out; the draft is not written")
+    return _drop_unused_imports(source, original), done
+
+
+def _drop_unused_imports(source: str, original: str | None) -> str:
+    """``source`` without the ``mxnet`` import statements none of whose names it uses (a
+    statement on lines of its own; one that binds a name still used stays whole). The
+    standard library's parser suffices: a whole statement goes, its lines with it."""
+    import ast
+
+    tree = ast.parse(source)
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    before = _names_used(original) if original is not None else None
+    lines = source.splitlines(keepends=True)
+    drop: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            mods = [a.name for a in node.names]
+            bound = [a.asname or a.name.split(".")[0] for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            mods = [node.module]
+            bound = [a.asname or a.name for a in node.names]
+        else:
+            continue
+        if not all(m == "mxnet" or m.startswith("mxnet.") for m in mods) or "*" in bound:
+            continue
+        if any(b in used for b in bound) or (before is not None
+                                            and not any(b in before for b in bound)):
+            continue
+        first, last = node.lineno, node.end_lineno or node.lineno
+        text = "".join(lines[first - 1:last]).strip()
+        if ";" in text or not text.startswith(("import", "from")):
+            continue  # shares its line with another statement: left as it is
+        drop.update(range(first, last + 1))
+    if not drop:
+        return source
+    out = "".join(line for i, line in enumerate(lines, 1) if i not in drop)
+    try:
+        ast.parse(out)
+    except SyntaxError:   # the import was a block's only statement: keep it
+        return source
+    return out
+
+
+def _names_used(source: str) -> set[str]:
+    """The names ``source`` reads (``mx`` in ``mx.nd.zeros``)."""
+    import ast
+
+    return {n.id for n in ast.walk(ast.parse(source))
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+
+
+def _handshake_rule(lines) -> tuple[str | None, list]:
+    """The rule of the handshake among a statement's leading lines, and the lines without it."""
+    rule, kept = None, []
+    for line in lines:
+        m = _HANDSHAKE.match(line.comment.value) if line.comment is not None else None
+        if m and rule is None:
+            rule = m.group(1)
+        else:
+            kept.append(line)
+    return rule, kept
+
+
+def _body_statements(body):
+    """A ``with``'s body as statements of a block (a one-line suite made into lines)."""
+    import libcst as cst
+
+    if isinstance(body, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(body=[s.with_changes(semicolon=cst.MaybeSentinel.DEFAULT)
+                                              for s in body.body])]
+    return list(body.body)
+
+
+def _unwrap_class():
+    import libcst as cst
+
+    class Unwrap(cst.CSTTransformer):
+        """Carries out the handshakes: a ``with`` becomes its body, a statement goes."""
+
+        def __init__(self):
+            super().__init__()
+            self.done: list[str] = []
+
+        def leave_With(self, original, updated):
+            rule, kept = _handshake_rule(updated.leading_lines)
+            if rule not in ("name-scope-drop", "record-unwrap"):
+                return updated
+            body = _body_statements(updated.body)
+            first = body[0]
+            body[0] = first.with_changes(leading_lines=[*kept, *first.leading_lines])
+            self.done.append(rule)
+            return cst.FlattenSentinel(body)
+
+        def _dropped(self, body):
+            """The statements of a block without the dropped ones; the comments above a
+            dropped statement move to the next one (or a ``pass`` takes its place)."""
+            out, pending = [], []
+            for stmt in body:
+                rule, kept = _handshake_rule(getattr(stmt, "leading_lines", ()))
+                if rule == "hybridize-drop" and isinstance(stmt, cst.SimpleStatementLine):
+                    self.done.append(rule)
+                    pending += kept
+                    continue
+                if pending:
+                    stmt = stmt.with_changes(leading_lines=[*pending, *stmt.leading_lines])
+                    pending = []
+                out.append(stmt)
+            if pending or not out:
+                out.append(cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=pending))
+            return out
+
+        def leave_IndentedBlock(self, original, updated):
+            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
+                   for s in updated.body):
+                return updated.with_changes(body=self._dropped(updated.body))
+            return updated
+
+        def leave_Module(self, original, updated):
+            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
+                   for s in updated.body):
+                return updated.with_changes(body=self._dropped(updated.body))
+            return updated
+    return Unwrap
+
+
+def _Unwrap():
+    return _unwrap_class()()
