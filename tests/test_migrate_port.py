@@ -287,10 +287,14 @@ def _accuracy(out: str) -> float:
 
 
 def test_legacy_script_draft_runs_and_learns_as_the_original(tmp_path, idx_folder):
-    """One epoch each, side by side (two processes): the draft as written, the original with
-    Gluon's class told about Debian's recompressed archives. Both learn (accuracy > 0.8) and
-    land within 2.5 points of each other: the seeds differ, and one epoch's accuracy moves by
-    about a point from seed to seed (tools/migrate_benchmark.py measures it)."""
+    """One epoch each, one process after the other: the draft as written, the original with
+    Gluon's class told about Debian's recompressed archives. Both learn (accuracy > 0.78) and
+    land within 5 points of each other. The seeds differ, and one epoch's accuracy moves from
+    seed to seed: over 4 seeds (tools/migrate_benchmark.py --seeds 4, 2026-12-06) the draft
+    gave 0.832-0.847 (mean 0.841, sd 0.7 points), the original 0.829-0.839 (mean 0.835, sd
+    0.4); single runs of the two have differed by 2.6 points. This catches a draft that does
+    not learn as Gluon does (a lost 1/batch_size, gradients left to pile up); that the draft
+    computes what Gluon computes is the float64 tests' job, above."""
     rep = report.scan_sources([(SCRIPT.name, SCRIPT.read_text(), None)])[0]
     draft = tmp_path / "train_torch.py"
     draft.write_text(rep.draft.source)
@@ -305,12 +309,12 @@ def test_legacy_script_draft_runs_and_learns_as_the_original(tmp_path, idx_folde
         """))
     args = ["--data-dir", str(idx_folder), "--epochs", "1", "--batch-size", "256"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    procs = [subprocess.Popen([sys.executable, str(p), *args], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
-             for p in (draft, original)]
-    outs = [p.communicate(timeout=600) for p in procs]
-    for p, (out, err) in zip(procs, outs):
-        assert p.returncode == 0, err[-3000:]
-    torch_acc, mxnet_acc = (_accuracy(out) for out, _ in outs)
-    assert torch_acc > 0.8 and mxnet_acc > 0.8 and abs(torch_acc - mxnet_acc) < 0.025, (
+    outs = []
+    for script in (draft, original):   # one after the other, one thread each: one core, as
+        proc = subprocess.run([sys.executable, str(script), *args], capture_output=True,
+                              text=True, cwd=tmp_path, env=env, timeout=600)  # an xdist worker
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        outs.append(proc.stdout)
+    torch_acc, mxnet_acc = (_accuracy(out) for out in outs)
+    assert torch_acc > 0.78 and mxnet_acc > 0.78 and abs(torch_acc - mxnet_acc) < 0.05, (
         torch_acc, mxnet_acc)

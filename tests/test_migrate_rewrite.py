@@ -181,6 +181,26 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          {"x_np": X}),
     Case("astype-numpy", {"astype"}, TYPED + "result = x.astype(np.float64)", {"x_np": X}),
     Case("seed", {"random-seed"}, "mx.random.seed(3)\nresult = nd.array([1.0])"),
+    Case("block-to-module", {"block-to-module", "hybrid-forward", "nd-concat", "nd-relu",
+                             "dense-lazy-activation", "name-scope-drop"},
+         "class Net(gluon.HybridBlock):\n"
+         "    def __init__(self, **kwargs):\n"
+         "        super(Net, self).__init__(**kwargs)\n"
+         "        with self.name_scope():\n"
+         "            self.fc1 = nn.Dense(6, activation='tanh')\n"
+         "            self.fc2 = nn.Dense(3)\n\n"
+         "    def hybrid_forward(self, F, x):\n"
+         "        h = self.fc1(x)\n"
+         "        return F.concat(F.relu(self.fc2(h)), h, dim=1)\n\n\n"
+         "result = Net()", {"x": X3}, call=("x",)),
+    Case("block-forward", {"block-to-module", "dense-to-linear"},
+         "class Net(nn.Block):\n"
+         "    def __init__(self):\n"
+         "        super().__init__()\n"
+         "        self.fc = nn.Dense(2, in_units=4, flatten=False)\n\n"
+         "    def forward(self, x):\n"
+         "        return self.fc(x) * 2\n\n\n"
+         "result = Net()", {"x": X3}, call=("x",)),
 ]
 
 _LEFT = re.compile(r"(?<![\w.])(nd|mx|gluon|nn|F)\.")
@@ -355,6 +375,13 @@ NEGATIVE = [
     ("record-unwrap", "with mx.autograd.record(train_mode=False):\n    result = 1"),
     ("record-unwrap", "import mymodels\nwith mx.autograd.record():\n    result = 1"),
     ("hybridize-drop", "net = nn.Dense(3)\nresult = net.hybridize()"),
+    ("block-to-module", "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
+                        "        return F.Activation(x, act_type='relu')\nresult = Net"),
+    ("block-to-module", "class Net(gluon.HybridBlock):\n    def __init__(self):\n"
+                        "        super().__init__()\n"
+                        "        self.w = self.params.get('w', shape=(2,))\n"
+                        "    def hybrid_forward(self, F, x, w):\n        return x * w\n"
+                        "result = Net"),
     ("backward-sum", "x = nd.array([1.0])\nx.backward(out_grad=g)"),
     ("backward-sum", "loss.backward()"),
     ("initialize", "net = nn.Dense(3)\nnet.initialize(ctx=[mx.cpu(0), mx.cpu(1)])"),

@@ -1272,6 +1272,78 @@ def _hybridize(site, analysis):
         and isinstance(_parents(analysis).get(id(call)), ast.Expr)
 
 
+_BLOCK_BASES = ("mx.gluon.Block", "mx.gluon.HybridBlock", "mx.gluon.nn.Block",
+                "mx.gluon.nn.HybridBlock")
+
+
+def _never(site, analysis, text_of):
+    return None   # decided for the whole class by _blocks_to_modules, after the other rules
+
+
+_RULES.append(Rule(
+    "block-to-module", _BLOCK_BASES,
+    "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n        return F.relu(x)",
+    "class Net(torch.nn.Module):\n    def forward(self, x):\n        return torch.relu(x)",
+    "a class on Block or HybridBlock (its only base, no decorators) whose every MXNet construct "
+    "the other rules rewrote, F included: the base becomes torch.nn.Module, "
+    "hybrid_forward(self, F, x, …) becomes forward(self, x, …) (needs LibCST)", _never))
+_RULES.append(Rule(
+    "hybrid-forward", ("mx.gluon.HybridBlock.hybrid_forward",),
+    "class Net(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n        return F.relu(x)",
+    "    def forward(self, x):",
+    "with block-to-module: F's every use was in a construct another rule rewrote, so the "
+    "method loses it (needs LibCST)", _never))
+STRUCTURAL.update({"block-to-module", "hybrid-forward"})
+
+
+def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, str]]:
+    """The classes on Gluon's Block whose body the rules rewrote entirely: (line,
+    "block-to-module") for the class, (line, "hybrid-forward") for its hybrid_forward. The
+    second pass (:mod:`.structure`) changes the base and the method."""
+    from . import structure
+
+    if not structure.available():
+        return []
+    parents = _parents(analysis)
+
+    def rewritten(node, stop):
+        while node is not None and node is not stop:
+            if id(node) in done:
+                return True
+            node = parents.get(id(node))
+        return False
+
+    out = []
+    for site in analysis.sites:
+        cls = site.node
+        if site.kind != "class" or site.name not in _BLOCK_BASES \
+                or not isinstance(cls, ast.ClassDef) or len(cls.bases) != 1 \
+                or cls.keywords or cls.decorator_list:
+            continue
+        methods = {f.name: f for f in cls.body if isinstance(f, ast.FunctionDef)}
+        hf = methods.get("hybrid_forward")
+        if hf is not None:
+            a = hf.args
+            if "forward" in methods or len(a.args) < 3 or a.vararg or a.kwarg \
+                    or a.kwonlyargs or a.posonlyargs or hf.decorator_list:
+                continue
+            f_name = a.args[1].arg
+            if any(isinstance(n, ast.Name) and n.id == f_name and not rewritten(n, hf)
+                   for n in ast.walk(hf)):
+                continue
+        elif "forward" not in methods:
+            continue
+        inside = [s for s in analysis.sites if s.node is not None and s is not site
+                  and s.kind not in ("import", "def") and s.framework == MXNET
+                  and cls.lineno <= s.line <= (cls.end_lineno or s.line)]
+        if any(not rewritten(s.node, cls) for s in inside):
+            continue
+        out.append((cls.lineno, "block-to-module"))
+        if hf is not None:
+            out.append((hf.lineno, "hybrid-forward"))
+    return out
+
+
 RULES: tuple[Rule, ...] = tuple(_RULES)
 _BY_NAME: dict[str, list[Rule]] = {}
 for _r in RULES:
@@ -1492,7 +1564,9 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
         if cached is not None and cached[0] is analysis:
             edits, fired = cached[1]
         else:
-            edits, fired = _Writer(analysis, src).edits_below(tree)
+            writer = _Writer(analysis, src)
+            edits, fired = writer.edits_below(tree)
+            fired = fired + _blocks_to_modules(analysis, writer.done)
             _PLANS.clear()  # one file at a time: a second draft of it reuses the rewrites
             _PLANS[id(analysis)] = (analysis, (edits, fired))
     safe = _safe_lines(tree, src)
@@ -1511,7 +1585,7 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
         line = _marker_line(tree, src, m.line, safe)
         inserts.append(_insert_at(src, line, 1 + k, src.indent(line) + m.comment(), newline))
     for line, rule in fired:
-        if rule in STRUCTURAL:
+        if rule in STRUCTURAL and rule != "hybrid-forward":   # carried out with its class
             from . import structure
 
             at = _marker_line(tree, src, line, safe)

@@ -9,6 +9,9 @@ pass, on the draft's text:
   records every operation on tensors that require gradients);
 - ``hybridize-drop``: the statement ``net.hybridize(...)`` goes (a PyTorch module runs as it
   is; ``torch.compile`` is a choice, not a translation);
+- ``block-to-module`` (with ``hybrid-forward``): a class on Gluon's Block whose every MXNet
+  construct the first pass rewrote gets ``torch.nn.Module`` as its base, and its
+  ``hybrid_forward(self, F, x)`` becomes ``forward(self, x)``;
 - then every ``mxnet`` import statement none of whose names the draft uses any more goes
   (found with the standard library's parser: a whole statement, on lines of its own).
 
@@ -155,6 +158,24 @@ def _unwrap_class():
             body[0] = first.with_changes(leading_lines=[*kept, *first.leading_lines])
             self.done.append(rule)
             return cst.FlattenSentinel(body)
+
+        def leave_ClassDef(self, original, updated):
+            rule, kept = _handshake_rule(updated.leading_lines)
+            if rule != "block-to-module":
+                return updated
+            base = updated.bases[0].with_changes(value=cst.parse_expression("torch.nn.Module"))
+            body = []
+            for stmt in updated.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "hybrid_forward":
+                    params = list(stmt.params.params)
+                    del params[1]                       # F: every use of it was rewritten
+                    stmt = stmt.with_changes(name=cst.Name("forward"),
+                                             params=stmt.params.with_changes(params=params))
+                    self.done.append("hybrid-forward")
+                body.append(stmt)
+            self.done.append(rule)
+            return updated.with_changes(leading_lines=kept, bases=[base],
+                                        body=updated.body.with_changes(body=body))
 
         def _dropped(self, body):
             """The statements of a block without the dropped ones; the comments above a
