@@ -520,20 +520,21 @@ assert mlp.line_rate >= 0.9 and [m.rule for m in mlp.draft.marked] == ["softmax-
 # %% [markdown]
 # The one marker left is a question only the data can answer (integer labels, logits with
 # the classes last), and here the answer is yes. So the draft runs as it is written — here for
-# 40 batches, on the collection's Fashion-MNIST files (`tests/test_migrate_port.py` runs a
-# whole epoch of both scripts side by side in CI):
+# 30 batches, on the collection's Fashion-MNIST files. `tests/test_migrate_port.py` trains the
+# draft a whole epoch in CI; over four seeds each, the draft's mean accuracy after one epoch
+# was 0.841 and the original's 0.835 (`tools/migrate_benchmark.py --seeds 4`):
 
 # %% tags=["nbval-ignore-output"]
 IDX = data.prepare()          # the four IDX files, gzipped and not, as Gluon keeps them
 run = subprocess.run([sys.executable, str(mlp_draft), "--data-dir", str(IDX), "--epochs", "1",
-                      "--max-batches", "40", "--batch-size", "128"],
+                      "--max-batches", "30", "--batch-size", "128"],
                      capture_output=True, text=True, cwd=WORK)
 print(run.stdout.strip(), run.stderr.strip()[-300:], sep="\n")
 
 # %%
 assert run.returncode == 0, run.stderr
 accuracy = float(re.search(r"validation accuracy ([\d.]+)", run.stdout)[1])
-assert accuracy > 0.6, accuracy          # 40 steps from a random start: it learns
+assert accuracy > 0.6, accuracy          # 30 steps from a random start: it learns
 "the draft trains as written: no hand edit"
 
 # %% [markdown]

@@ -286,35 +286,20 @@ def _accuracy(out: str) -> float:
     return float(re.search(r"validation accuracy (0\.\d+)", out).group(1))
 
 
-def test_legacy_script_draft_runs_and_learns_as_the_original(tmp_path, idx_folder):
-    """One epoch each, one process after the other: the draft as written, the original with
-    Gluon's class told about Debian's recompressed archives. Both learn (accuracy > 0.78) and
-    land within 5 points of each other. The seeds differ, and one epoch's accuracy moves from
-    seed to seed: over 4 seeds (tools/migrate_benchmark.py --seeds 4, 2026-12-06) the draft
-    gave 0.832-0.847 (mean 0.841, sd 0.7 points), the original 0.829-0.839 (mean 0.835, sd
-    0.4); single runs of the two have differed by 2.6 points. This catches a draft that does
-    not learn as Gluon does (a lost 1/batch_size, gradients left to pile up); that the draft
-    computes what Gluon computes is the float64 tests' job, above."""
+def test_legacy_script_draft_trains_an_epoch_as_written(tmp_path, idx_folder):
+    """The draft, as written, trains one epoch on Fashion-MNIST (one process, one thread) and
+    learns as the original does: accuracy above 0.78. The original is not run here (its epoch
+    costs CI 8 s more): over 4 seeds (tools/migrate_benchmark.py --seeds 4, 2026-12-06) the
+    draft gave 0.832-0.847 (mean 0.841, sd 0.7 points), the original 0.829-0.839 (mean 0.835,
+    sd 0.4). This catches a draft that does not learn as Gluon does (a lost 1/batch_size,
+    gradients left to pile up); that it computes what Gluon computes is the float64 tests'
+    job, above."""
     rep = report.scan_sources([(SCRIPT.name, SCRIPT.read_text(), None)])[0]
     draft = tmp_path / "train_torch.py"
     draft.write_text(rep.draft.source)
-    original = tmp_path / "run_original.py"
-    original.write_text(textwrap.dedent(f"""\
-        import runpy, sys
-        import mxnet as mx
-        from sidebyside import _gluon_local
-        mx.gluon.data.vision.FashionMNIST = _gluon_local.VerifiedFashionMNIST
-        sys.argv = [{str(SCRIPT)!r}] + sys.argv[1:]
-        runpy.run_path({str(SCRIPT)!r}, run_name="__main__")
-        """))
-    args = ["--data-dir", str(idx_folder), "--epochs", "1", "--batch-size", "256"]
-    env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    outs = []
-    for script in (draft, original):   # one after the other, one thread each: one core, as
-        proc = subprocess.run([sys.executable, str(script), *args], capture_output=True,
-                              text=True, cwd=tmp_path, env=env, timeout=600)  # an xdist worker
-        assert proc.returncode == 0, proc.stderr[-3000:]
-        outs.append(proc.stdout)
-    torch_acc, mxnet_acc = (_accuracy(out) for out in outs)
-    assert torch_acc > 0.78 and mxnet_acc > 0.78 and abs(torch_acc - mxnet_acc) < 0.05, (
-        torch_acc, mxnet_acc)
+    proc = subprocess.run([sys.executable, str(draft), "--data-dir", str(idx_folder),
+                           "--epochs", "1", "--batch-size", "256"], capture_output=True,
+                          text=True, cwd=tmp_path, env={**os.environ, "OMP_NUM_THREADS": "1"},
+                          timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert _accuracy(proc.stdout) > 0.78, proc.stdout
