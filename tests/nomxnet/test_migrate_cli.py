@@ -268,9 +268,13 @@ def test_sarif_places_each_site_left_to_a_person(project):
     errors = [(r["message"]["text"], r["locations"][0]["physicalLocation"]["region"])
               for r in results if r["level"] == "error"]
     assert errors == [("mx.library.load: not in the map", {"startLine": 17, "startColumn": 5})]
-    assert all(r["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"]
-               == "SRCROOT" for r in results)
-    assert run0["originalUriBaseIds"]["SRCROOT"]["uri"].startswith("file://")
+    assert {json.dumps(r["locations"][0]["physicalLocation"]["artifactLocation"])
+            for r in results} == {'{"uri": "train.py", "uriBaseId": "SRCROOT"}'}
+    assert run0["originalUriBaseIds"]["SRCROOT"]["uri"] == project.resolve().as_uri() + "/"
+    _, folder_out, _ = run(project, "--format", "sarif")    # a folder: paths relative to it
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(folder_out)["runs"][0]["results"]}
+    assert "train.py" in uris and not any(u.startswith("/") for u in uris)
 
 
 def test_written_files_have_the_usual_permissions(project, tmp_path):

@@ -692,8 +692,14 @@ def to_sarif(report: Report, base: str = "") -> str:
     }
     results = []
 
+    root = Path(report.root)
+    base = (root if root.is_dir() else root.parent).resolve()
+
     def location(path, line, col):
-        return [{"physicalLocation": {"artifactLocation": {"uri": path.replace(os.sep, "/"),
+        # a folder's files are named relative to it; a file scanned alone by its own name,
+        # both relative to SRCROOT (the folder, or the file's own folder)
+        rel = path if root.is_dir() else Path(path).resolve().relative_to(base).as_posix()
+        return [{"physicalLocation": {"artifactLocation": {"uri": rel.replace(os.sep, "/"),
                                                            "uriBaseId": "SRCROOT"},
                                       "region": {"startLine": line, "startColumn": col + 1}}}]
 
@@ -722,9 +728,7 @@ def to_sarif(report: Report, base: str = "") -> str:
     log = {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
            "runs": [{"tool": {"driver": {"name": "sidebyside.migrate", "version": __version__,
                                          "rules": list(rules.values())}},
-                     "originalUriBaseIds": {"SRCROOT": {"uri": (
-                         Path(report.root) if Path(report.root).is_dir() else Path.cwd())
-                         .resolve().as_uri() + "/"}},
+                     "originalUriBaseIds": {"SRCROOT": {"uri": base.as_uri() + "/"}},
                      "results": results}]}
     return json.dumps(log, indent=1, ensure_ascii=False) + "\n"
 
