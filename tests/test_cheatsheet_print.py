@@ -4,7 +4,7 @@ book/_ext/cheatsheet_pdf.py prints the built cheatsheet.html into cheatsheet.pdf
 book is built; book/_static/cheatsheet.css holds the print rules. These tests build the
 cheat sheet alone (the book's configuration and theme, a table of contents of one page: well
 under a minute, where the whole book takes several), or check a book built already with
-SIDEBYSIDE_BOOK_HTML=<.../_build/html> (as tests/test_browser.py does), then count the PDF's
+SIDEBYSIDE_BOOK_HTML=<.../_build/html> (as tests/test_book.py's browser tests do), then count the PDF's
 pages and print an overflowing copy to show that the count would catch a sheet too long.
 
 Chromium is Debian's (`apt-get install chromium`): without it these tests fail, unless

@@ -1,7 +1,7 @@
 """The book's Sphinx extension (book/_ext/sphinx_assets.py), one transform at a time.
 
-tests/test_book.py builds the whole book with it; tests/test_browser.py checks the pages in a
-browser. These tests feed each function the docutils/Sphinx objects it meets in a build.
+tests/test_book.py builds the whole book with it and checks the pages in a browser. These
+tests feed each function the docutils/Sphinx objects it meets in a build.
 """
 
 

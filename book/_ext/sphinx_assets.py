@@ -58,8 +58,8 @@ leaves those two keys out.
 
 Book code, not part of the helper package: it lives next to the book (``book/_ext/``) and is
 loaded by book/_config.yml (``sphinx: local_extensions``). Its unit tests are
-tests/test_sphinx_assets.py; tests/test_book.py builds the book with it and
-tests/test_browser.py opens every page in Chromium and checks them.
+tests/test_sphinx_assets.py; tests/test_book.py builds the book with it, then opens every
+page in Chromium and checks them.
 """
 import re
 

@@ -99,6 +99,21 @@ def timed(route, framework, fn, repeat=3, warmup=1):
     return f"{framework}: {STEPS * BATCH_SIZE / times[route, framework].median:,.0f} samples/s"
 
 
+def timed_in_turns(framework, fns, repeat=3):
+    """Time routes of one framework in turns (a, b, a, b, …), each already warmed up, so that
+    a burst of other work on the machine falls on all of them alike; keep each Timing."""
+    seconds = {route: [] for route in fns}
+    with threads.matched() as matched:
+        for _ in range(repeat):
+            for route, fn in fns.items():
+                seconds[route] += timing.measure(fn, repeat=1, warmup=0).seconds
+    assert matched.torch == matched.mxnet
+    times.update({(route, framework): timing.Timing(tuple(s), synced=True)
+                  for route, s in seconds.items()})
+    return [f"{framework}, route {route[0]}: {STEPS * BATCH_SIZE / times[route, framework].median:,.0f}"
+            " samples/s" for route in fns]
+
+
 print(devs.threads)
 
 # %% [markdown]
@@ -291,7 +306,9 @@ def mx_arithmetic():
 
 # %% [markdown]
 # Routes 3 and 4 do the same arithmetic on the same batches: they train to the same weights,
-# bit for bit, in each framework — so their times differ by the batching alone.
+# bit for bit, in each framework — so their times differ by the batching alone. They are
+# timed in turns (route 3 again, then route 4, three times), so that §6 compares them under
+# the same load.
 
 # %%
 for a, b in ((pt_train(pt_batches), pt_train(pt_by_index(order))),):
@@ -302,8 +319,10 @@ assert all(np.array_equal(p.data().asnumpy(), q.data().asnumpy()) for p, q in zi
 "the same weights after 60 steps: route 3 and route 4 differ only in how batches are made"
 
 # %% tags=["nbval-ignore-output"]
-[timed("4 arithmetic only", "PyTorch", pt_arithmetic),
- timed("4 arithmetic only", "Gluon", mx_arithmetic)]
+[*timed_in_turns("PyTorch", {"3 in memory, by index": pt_in_memory,
+                             "4 arithmetic only": pt_arithmetic}),
+ *timed_in_turns("Gluon", {"3 in memory, by index": mx_in_memory,
+                           "4 arithmetic only": mx_arithmetic})]
 
 # %% [markdown]
 # ## 5. The same arrays behind a `DataLoader`
@@ -347,8 +366,9 @@ table
 # The claim, asserted loosely (a loaded machine moves every number): the in-memory route costs
 # less than twice the arithmetic in both frameworks, and the seed's route costs more than the
 # in-memory one. The asserts take each route's best of its three runs, not the median: a burst
-# of other work on the machine slows a run, never speeds one up (a CI run with a test beside
-# it, 2026-12-04, once put PyTorch's route-3 median above 2 × the arithmetic's).
+# of other work on the machine slows a run, never speeds one up. Routes 3 and 4 were timed in
+# turns (§4): timed one after the other, a burst during route 3's runs alone once put its best
+# above 2 × the arithmetic's (a test run beside it, 2026-12-06).
 
 # %%
 slower = {fw: times["1 per image", fw].best / times["3 in memory, by index", fw].best
