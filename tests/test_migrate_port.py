@@ -33,7 +33,9 @@ HEADER = ("import numpy as np\nimport mxnet as mx\nfrom mxnet import autograd, g
 COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-sgd",
            "trainer-step", "metric-accuracy", "metric-update", "metric-get", "metric-reset",
            "dataloader", "vision-mnist", "vision-fashionmnist", "dataset-transform",
-           "dataset-transform-first", "save-parameters"}
+           "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
+           "split-and-load", "autograd-backward", "nd-waitall", "vision-to-tensor",
+           "vision-normalize", "vision-compose"}
 
 
 def drafted(code: str):
@@ -190,7 +192,120 @@ def test_accuracy_counts_as_mxnet():
         assert math.isnan(env["before"][1]) and math.isnan(env["after"][1])
 
 
-# -- data: datasets, transform, DataLoader ----------------------------------------------------
+def test_loss_and_topk_metrics_count_as_mxnet():
+    rng = np.random.default_rng(2)
+    # rows of distinct values (no ties for the top k); losses of several shapes
+    updates = [(rng.integers(0, 7, 5), rng.permutation(35).reshape(5, 7) / 7.0,
+                rng.random((5,)), rng.random((2, 3))) for _ in range(3)]
+    code = textwrap.dedent("""\
+        losses = mx.metric.Loss()
+        top3 = mx.metric.TopKAccuracy(top_k=3)
+        named = mx.metric.Loss(name='nll')
+        before = (losses.get(), top3.get())
+        results = []
+        for label, pred, loss_a, loss_b in updates:
+            losses.update(None, [loss_a, loss_b])
+            named.update(0, loss_a)
+            top3.update([label], [pred])
+            results.append((losses.get(), named.get(), top3.get()))
+        top3.reset()
+        after = top3.get()
+        """)
+    mx_env = run_mxnet(code, updates=[tuple(nd.array(a) for a in u) for u in updates])
+    pt_env = run_draft(code, {"metric-loss", "metric-topk", "metric-update", "metric-get",
+                              "metric-reset"},
+                       updates=[tuple(torch.from_numpy(a) for a in u) for u in updates])
+    for mx_row, pt_row in zip(mx_env["results"], pt_env["results"], strict=True):
+        for (mx_name, mx_value), (pt_name, pt_value) in zip(mx_row, pt_row, strict=True):
+            assert mx_name == pt_name and abs(mx_value - pt_value) < 1e-6
+    assert [r[2][0] for r in mx_env["results"]] == ["top_k_accuracy_3"] * 3
+    assert 0 < mx_env["results"][-1][2][1] < 1
+    for env in (mx_env, pt_env):
+        assert all(math.isnan(v) for _, v in env["before"]) and math.isnan(env["after"][1])
+
+
+# -- several devices, autograd.backward, waitall ----------------------------------------------
+
+@pytest.mark.parametrize("size, axis, even", [(8, 0, True), (7, 0, False), (5, 1, False),
+                                              (6, 1, True), (3, 0, True)])
+def test_split_and_load_cuts_as_mxnet(size, axis, even):
+    devices = 3 if size % 3 == 0 else 2
+    x = np.arange(size * 4, dtype=np.float64).reshape((size, 4) if axis == 0 else (4, size))
+    code = (f"parts = gluon.utils.split_and_load(x, [mx.cpu(i) for i in range({devices})], "
+            f"batch_axis={axis}, even_split={even})\n"
+            "one = gluon.utils.split_and_load(x, [mx.cpu()])\n")
+    mx_env = run_mxnet(code, x=nd.array(x, dtype="float64"))
+    pt_env = run_draft(code, {"split-and-load"}, x=torch.from_numpy(x))
+    assert [p.shape for p in mx_env["parts"]] == [tuple(p.shape) for p in pt_env["parts"]]
+    for a, b in zip(mx_env["parts"] + mx_env["one"], pt_env["parts"] + pt_env["one"],
+                    strict=True):
+        np.testing.assert_array_equal(a.asnumpy(), b.numpy())
+    assert len(pt_env["one"]) == 1 and pt_env["one"][0].device == torch.device("cpu")
+
+
+def test_split_and_load_refuses_an_uneven_split_as_mxnet():
+    code = "parts = gluon.utils.split_and_load(x, [mx.cpu(0), mx.cpu(1)])\n"
+    with pytest.raises(ValueError, match="cannot be evenly split into 2 slices along axis 0"):
+        run_mxnet(code, x=nd.zeros((5, 2)))
+    with pytest.raises(ValueError, match="cannot be evenly split into 2 slices along axis 0"):
+        run_draft(code, {"split-and-load"}, x=torch.zeros(5, 2))
+
+
+def test_autograd_backward_of_heads_as_mxnet():
+    rng = np.random.default_rng(3)
+    x0, g0 = rng.standard_normal((3, 4)), rng.standard_normal((3, 4))
+    code = textwrap.dedent("""\
+        def grads(x, head_grads):
+            with autograd.record():
+                heads = [x * x, (x * 3).sum(axis=1)]
+            if head_grads is None:
+                autograd.backward(heads)
+            else:
+                autograd.backward(heads[0], head_grads)
+            return x.grad
+        """)
+    mx_env, pt_env = run_mxnet(code), run_draft(code, {"autograd-backward", "record-unwrap"})
+    for given in (None, g0):
+        x = nd.array(x0, dtype="float64")
+        x.attach_grad()
+        mx_grad = mx_env["grads"](x, None if given is None else nd.array(given, dtype="float64"))
+        t = torch.from_numpy(x0.copy()).requires_grad_()
+        pt_grad = pt_env["grads"](t, None if given is None else torch.from_numpy(given))
+        np.testing.assert_allclose(pt_grad.numpy(), mx_grad.asnumpy(), rtol=1e-15, atol=0)
+    assert not np.allclose(pt_grad.numpy(), 2 * x0 + 3)   # the head gradient was used
+
+
+def test_waitall_returns_after_the_work():
+    code = "y = x * 2\nmx.nd.waitall()\n"
+    pt_env = run_draft(code, {"nd-waitall"}, x=torch.ones(2))
+    assert run_mxnet(code, x=nd.ones(2))["y"].asnumpy().tolist() == pt_env["y"].tolist()
+
+
+# -- data: vision transforms, datasets, transform, DataLoader --------------------------------
+
+def test_vision_transforms_give_gluons_arrays():
+    rng = np.random.default_rng(4)
+    rgb = rng.integers(0, 256, (5, 6, 3)).astype(np.uint8)
+    gray_batch = rng.integers(0, 256, (2, 4, 4, 1)).astype(np.uint8)
+    code = textwrap.dedent("""\
+        from mxnet.gluon.data.vision import transforms
+        pipeline = transforms.Compose([transforms.ToTensor(),
+                                       transforms.Normalize((0.4, 0.5, 0.6), std=(0.2, 0.3, 0.25))])
+        out = pipeline(rgb)
+        batch = transforms.Normalize(0.3, 0.5)(transforms.ToTensor()(gray_batch))
+        plain = transforms.Normalize()(transforms.ToTensor()(rgb))
+        """)
+    mx_env = run_mxnet(code, rgb=nd.array(rgb, dtype="uint8"),
+                       gray_batch=nd.array(gray_batch, dtype="uint8"))
+    pt_env = run_draft(code, {"vision-to-tensor", "vision-normalize", "vision-compose"},
+                       rgb=torch.from_numpy(rgb), gray_batch=torch.from_numpy(gray_batch))
+    for name, shape in (("out", (3, 5, 6)), ("batch", (2, 1, 4, 4)), ("plain", (3, 5, 6))):
+        mx_out, pt_out = mx_env[name].asnumpy(), pt_env[name].numpy()
+        assert mx_out.shape == pt_out.shape == shape and pt_out.dtype == np.float32
+        np.testing.assert_allclose(pt_out, mx_out, rtol=1e-6, atol=1e-6)
+    assert abs(pt_env["out"]).max() > 1      # normalised, not just scaled
+
+
 
 @pytest.fixture(scope="module")
 def idx_folder(tmp_path_factory):

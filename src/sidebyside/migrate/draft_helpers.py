@@ -129,6 +129,120 @@ class GluonAccuracy:
         return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
 
 
+class GluonLoss:
+    """mx.metric.Loss: ``update(labels, preds)`` ignores the labels and adds each prediction's
+    sum (a loss array, or a list of them) and its element count; ``get()`` gives
+    ``(name, sum / count)``, NaN before any update."""
+
+    def __init__(self, name="loss"):
+        self.name = name
+        self.reset()
+
+    def reset(self):
+        self.sum_metric, self.num_inst = 0.0, 0
+
+    def update(self, _, preds):
+        import torch
+
+        if isinstance(preds, torch.Tensor):
+            preds = [preds]
+        for pred in preds:
+            self.sum_metric += float(pred.detach().sum())
+            self.num_inst += pred.numel()
+
+    def get(self):
+        return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
+class GluonTopKAccuracy:
+    """mx.metric.TopKAccuracy(top_k): a sample counts when its label is among the ``top_k``
+    largest of its prediction row; the name gets ``_<top_k>``; ``get()`` as Accuracy's."""
+
+    def __init__(self, top_k=1, name="top_k_accuracy"):
+        if not top_k > 1:
+            raise ValueError("Please use Accuracy if top_k is no more than 1")
+        self.top_k, self.name = top_k, f"{name}_{top_k}"
+        self.reset()
+
+    def reset(self):
+        self.sum_metric, self.num_inst = 0, 0
+
+    def update(self, labels, preds):
+        import torch
+
+        if isinstance(labels, torch.Tensor):
+            labels, preds = [labels], [preds]
+        if len(labels) != len(preds):
+            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
+        for label, pred in zip(labels, preds):
+            pred = pred.detach().cpu().float()
+            label = label.detach().cpu().to(torch.int64).flatten()
+            if pred.dim() == 1:
+                hits = pred.to(torch.int64) == label
+            else:
+                top = pred.topk(min(self.top_k, pred.shape[1]), dim=1).indices
+                hits = (top == label[:, None]).any(dim=1)
+            self.sum_metric += int(hits.sum())
+            self.num_inst += pred.shape[0]
+
+    def get(self):
+        return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
+def gluon_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
+    """gluon.utils.split_and_load: ``data`` cut along ``batch_axis`` into one slice per device
+    of ``ctx_list`` (the first ``size % n`` slices one longer), each moved to its device; a
+    list, also for one device. With ``even_split`` a size that ``n`` does not divide is a
+    ValueError, as in Gluon."""
+    import torch
+
+    data = torch.as_tensor(data)
+    n = len(ctx_list)
+    if n == 1:
+        return [data.to(ctx_list[0])]
+    if even_split and data.shape[batch_axis] % n:
+        raise ValueError(f"data with shape {tuple(data.shape)} cannot be evenly split into {n} "
+                         f"slices along axis {batch_axis}")
+    return [part.to(device) for part, device in
+            zip(torch.tensor_split(data, n, dim=batch_axis), ctx_list)]
+
+
+def gluon_backward(heads, head_grads=None):
+    """mx.autograd.backward(heads, head_grads): the gradients of one array or a list of them,
+    each with a head gradient of ones (an array's sum) where none is given."""
+    import torch
+
+    if isinstance(heads, torch.Tensor):
+        heads = [heads]
+        head_grads = None if head_grads is None else [head_grads]
+    heads = list(heads)
+    if head_grads is None:
+        head_grads = [torch.ones_like(h) for h in heads]
+    torch.autograd.backward(heads, list(head_grads))
+
+
+def gluon_waitall():
+    """mx.nd.waitall(): wait for every queued operation. PyTorch's CPU operations are done when
+    they return; a CUDA device's queue is waited for."""
+    import torch
+
+    if torch.cuda.is_available():
+        torch.cuda.synchronize()
+
+
+class GluonToTensor:
+    """gluon.data.vision.transforms.ToTensor(): an image (H, W, C) or a batch (N, H, W, C) with
+    values in [0, 255] to float32 (C, H, W) or (N, C, H, W) in [0, 1]."""
+
+    def __call__(self, image):
+        import torch
+
+        image = torch.as_tensor(image)
+        if image.dim() not in (3, 4):
+            raise ValueError(f"ToTensor takes (H, W, C) or (N, H, W, C), not {tuple(image.shape)}")
+        return image.movedim(-1, -3).to(torch.float32) / 255
+
+
 class GluonDataset:
     """A dataset of (data, label) items with Gluon's ``transform(fn)`` (``fn(data, label)``)
     and ``transform_first(fn)`` (``fn(data)``)."""
@@ -189,7 +303,9 @@ def gluon_vision_dataset(kind, root, train=True, transform=None):
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
     "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (),
-    "GluonAccuracy": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+    "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),
+    "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
+    "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
 }
 
 

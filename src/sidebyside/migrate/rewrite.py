@@ -679,6 +679,16 @@ def _dropout(site, analysis, text_of):
     return f"torch.nn.Dropout({text_of(args['rate'])})"
 
 
+@_rule("leaky-relu", ["mx.gluon.nn.LeakyReLU"], "nn.LeakyReLU(0.2)", "torch.nn.LeakyReLU(0.2)",
+       "alpha (the slope below zero); MXNet 1.9.1 computes its float64 forward in float32, "
+       "PyTorch in float64")
+def _leaky_relu(site, analysis, text_of):
+    args = _bind(_call(site), ("alpha", "prefix"), 1)
+    if args is None:
+        return None
+    return f"torch.nn.LeakyReLU({text_of(args['alpha'])})"
+
+
 _ACTIVATIONS = {"relu": "ReLU", "sigmoid": "Sigmoid", "tanh": "Tanh", "softsign": "Softsign"}
 
 
@@ -870,18 +880,21 @@ def _dotted_name(node: ast.AST) -> str | None:
     return ".".join([node.id, *reversed(parts)])
 
 
-def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str) -> bool:
-    """Whether the object ``recv`` names is built by a call that ``rule`` rewrites: ``recv`` is
-    that call itself, or a name every assignment of which is such a call (a name also bound
-    by a loop, a ``with`` or a tuple is not)."""
+def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str | tuple[str, ...]) -> bool:
+    """Whether the object ``recv`` names is built by a call that ``rule`` (or one of the rules
+    ``rule`` names) rewrites: ``recv`` is that call itself, or a name every assignment of which
+    is such a call (a name also bound by a loop, a ``with`` or a tuple is not)."""
     if recv is None:
         return False
-    the = next(r for r in _RULES if r.name == rule)
+    wanted = (rule,) if isinstance(rule, str) else rule
+    rules = [r for r in _RULES if r.name in wanted]
 
     def rewritten(value):
         site = analysis.site_at(value) if isinstance(value, ast.Call) else None
-        return site is not None and site.name in the.mxnet \
+        return site is not None and any(
+            site.name in the.mxnet
             and the.rewrite(site, analysis, lambda n: analysis.segment(n)) is not None
+            for the in rules)
     if isinstance(recv, ast.Call):
         return rewritten(recv)
     dotted = _dotted_name(recv)
@@ -1055,12 +1068,39 @@ def _accuracy(site, analysis, text_of):
                                         if k in args) + ")"
 
 
+@_helper_rule("metric-loss", ["mx.metric.Loss", "mx.gluon.metric.Loss"],
+              "mx.metric.Loss()", "GluonLoss()",
+              "name only: the helper keeps Gluon's update(labels, preds) (the mean of every "
+              "loss value seen) / get() / reset()", ["GluonLoss"])
+def _loss_metric(site, analysis, text_of):
+    args = _bind(_call(site), ("name",))
+    if args is None:
+        return None
+    return "GluonLoss(" + (f"name={text_of(args['name'])}" if "name" in args else "") + ")"
+
+
+@_helper_rule("metric-topk", ["mx.metric.TopKAccuracy", "mx.gluon.metric.TopKAccuracy"],
+              "mx.metric.TopKAccuracy(5)", "GluonTopKAccuracy(top_k=5)",
+              "top_k and name only: the label among the top_k largest of its row; the name "
+              "gets _<top_k>, as Gluon's", ["GluonTopKAccuracy"])
+def _topk_metric(site, analysis, text_of):
+    args = _bind(_call(site), ("top_k", "name"))
+    if args is None:
+        return None
+    return "GluonTopKAccuracy(" + ", ".join(f"{k}={text_of(args[k])}" for k in ("top_k", "name")
+                                            if k in args) + ")"
+
+
+#: the rules that build a metric whose helper keeps Gluon's update / get / reset
+_METRIC_RULES = ("metric-accuracy", "metric-loss", "metric-topk")
+
+
 def _metric_method(method: str, params: tuple[str, ...]):
     def rewrite(site, analysis, text_of):
         call, recv = _call(site), _receiver(site)
         if call is None or call.keywords or len(call.args) != len(params) \
                 or any(isinstance(a, ast.Starred) for a in call.args) \
-                or not _built_by(analysis, recv, "metric-accuracy"):
+                or not _built_by(analysis, recv, _METRIC_RULES):
             return None
         return f"{_atom(recv, text_of(recv))}.{method}(" + ", ".join(
             text_of(a) for a in call.args) + ")"
@@ -1069,11 +1109,12 @@ def _metric_method(method: str, params: tuple[str, ...]):
 
 for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
     _RULES.append(Rule(
-        f"metric-{_m}", (f"mx.metric.EvalMetric.{_m}", f"mx.metric.Accuracy.{_m}"),
+        f"metric-{_m}", tuple(f"mx.metric.{c}.{_m}" for c in (
+            "EvalMetric", "Accuracy", "Loss", "TopKAccuracy")),
         f"mx.metric.Accuracy().{_m}({', '.join(_p)})", f"GluonAccuracy().{_m}({', '.join(_p)})",
-        "the metric built by metric-accuracy wherever it is assigned: GluonAccuracy has "
-        "Gluon's methods, so the call stays as it is", _metric_method(_m, _p)))
-    RULE_HELPERS[f"metric-{_m}"] = ("GluonAccuracy",)
+        "the metric built by metric-accuracy, metric-loss or metric-topk wherever it is "
+        "assigned: their helpers have Gluon's methods, so the call stays as it is",
+        _metric_method(_m, _p)))
 
 
 @_rule("dataloader", ["mx.gluon.data.DataLoader"],
@@ -1118,6 +1159,50 @@ for _kind in ("MNIST", "FashionMNIST"):
     RULE_HELPERS[f"vision-{_kind.lower()}"] = ("gluon_vision_dataset",)
 
 
+_TRANSFORMS = "mx.gluon.data.vision.transforms"
+
+
+@_helper_rule("vision-to-tensor", [f"{_TRANSFORMS}.ToTensor"],
+              "gluon.data.vision.transforms.ToTensor()",
+              "GluonToTensor()",
+              "no arguments: (H, W, C) images, or (N, H, W, C) batches, in [0, 255] to float32 "
+              "(C, H, W) in [0, 1]; torchvision's ToTensor takes PIL images and numpy arrays, "
+              "not the tensors the draft's datasets give", ["GluonToTensor"])
+def _to_tensor(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.args or call.keywords:
+        return None
+    return "GluonToTensor()"
+
+
+@_rule("vision-normalize", [f"{_TRANSFORMS}.Normalize"],
+       "gluon.data.vision.transforms.Normalize(0.13, 0.31)",
+       "torchvision.transforms.Normalize(0.13, 0.31)",
+       "mean and std (numbers or one per channel): (x - mean) / std on (C, H, W) or "
+       "(N, C, H, W) float tensors, as Gluon's")
+def _normalize(site, analysis, text_of):
+    args = _bind(_call(site), ("mean", "std"))
+    if args is None:
+        return None
+    return "torchvision.transforms.Normalize(" + ", ".join(
+        text_of(args[k]) if k in args else d for k, d in (("mean", "0.0"), ("std", "1.0"))) + ")"
+
+
+@_rule("vision-compose", [f"{_TRANSFORMS}.Compose"],
+       "gluon.data.vision.transforms.Compose([gluon.data.vision.transforms.ToTensor()])",
+       "torchvision.transforms.Compose([GluonToTensor()])",
+       "the list of transforms, applied in its order to one argument, as Gluon's")
+def _compose(site, analysis, text_of):
+    args = _bind(_call(site), ("transforms",), 1)
+    if args is None:
+        return None
+    return f"torchvision.transforms.Compose({text_of(args['transforms'])})"
+
+
+#: rules whose text names a module beside torch: the draft imports it
+RULE_IMPORTS = {"vision-normalize": "torchvision", "vision-compose": "torchvision"}
+
+
 def _dataset_method(method: str):
     def rewrite(site, analysis, text_of):
         call, recv = _call(site), _receiver(site)
@@ -1150,6 +1235,45 @@ def _backward(site, analysis, text_of):
     if call is None or call.args or call.keywords or recv is None or site.how != "inferred":
         return None
     return f"{_atom(recv, text_of(recv))}.sum().backward()"
+
+
+@_helper_rule("split-and-load", ["mx.gluon.utils.split_and_load"],
+              "gluon.utils.split_and_load(x, [mx.cpu(0), mx.cpu(1)], even_split=False)",
+              "gluon_split_and_load(x, [torch.device('cpu'), torch.device('cpu')], "
+              "even_split=False)",
+              "data, ctx_list, batch_axis, even_split: the same slices (the first size % n "
+              "one longer) on the same devices; several devices in one process is what "
+              "DistributedDataParallel replaces in PyTorch", ["gluon_split_and_load"])
+def _split_and_load(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "ctx_list", "batch_axis", "even_split"), 2)
+    if args is None:
+        return None
+    return "gluon_split_and_load(" + ", ".join(
+        [text_of(args["data"]), text_of(args["ctx_list"])]
+        + [f"{k}={text_of(args[k])}" for k in ("batch_axis", "even_split") if k in args]) + ")"
+
+
+@_helper_rule("autograd-backward", ["mx.autograd.backward"],
+              "mx.autograd.backward([y1, y2])", "gluon_backward([y1, y2])",
+              "heads and head_grads: each head's gradient with a head gradient of ones (its "
+              "sum) where none is given; retain_graph and train_mode are left to a person",
+              ["gluon_backward"])
+def _autograd_backward(site, analysis, text_of):
+    args = _bind(_call(site), ("heads", "head_grads"), 1)
+    if args is None:
+        return None
+    return "gluon_backward(" + ", ".join(text_of(args[k]) for k in ("heads", "head_grads")
+                                         if k in args) + ")"
+
+
+@_helper_rule("nd-waitall", ["mx.nd.waitall"], "mx.nd.waitall()", "gluon_waitall()",
+              "no arguments: PyTorch's CPU operations are done when they return; the helper "
+              "waits for a CUDA device's queue", ["gluon_waitall"])
+def _waitall(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.args or call.keywords:
+        return None
+    return "gluon_waitall()"
 
 
 @_rule("save-parameters", ["mx.gluon.Block.save_parameters"],
@@ -1574,6 +1698,10 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
     inserts: list[tuple[int, int, str]] = []   # (offset, order, text)
     if fired and not _torch_imported(analysis):
         inserts.append(_insert_at(src, _import_line(tree, safe), 0, "import torch", newline))
+    for module in sorted({RULE_IMPORTS[rule] for _, rule in fired if rule in RULE_IMPORTS}):
+        if analysis.aliases.get(module) != module:
+            inserts.append(_insert_at(src, _import_line(tree, safe), 0.25,
+                                      f"import {module}", newline))
     helpers = sorted({h for _, rule in fired for h in RULE_HELPERS.get(rule, ())})
     if helpers:
         from . import draft_helpers
