@@ -35,7 +35,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "dataloader", "vision-mnist", "vision-fashionmnist", "dataset-transform",
            "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
            "split-and-load", "autograd-backward", "nd-waitall", "vision-to-tensor",
-           "vision-normalize", "vision-compose"}
+           "vision-normalize", "vision-compose", "trainer-adam", "trainer-set-learning-rate",
+           "trainer-learning-rate"}
 
 
 def drafted(code: str):
@@ -165,6 +166,78 @@ def test_trainer_sgd_steps_as_mxnet_in_float64():
     moved = np.abs(net.weight.data().asnumpy() - w).max()
     assert moved > 0.1 and gap < 1e-12, (moved, gap)
     assert all(p.grad is None or not p.grad.any() for p in lin.parameters())  # cleared
+
+
+ADAM = textwrap.dedent("""\
+    net = nn.Dense(3, in_units=4, flatten=False)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+
+
+    def train(batches):
+        trainer = gluon.Trainer(net.collect_params(), 'adam', SETTINGS)
+        rates = []
+        for step, (x, y) in enumerate(batches):
+            if step == 2:
+                trainer.set_learning_rate(trainer.learning_rate / 2)
+            rates.append(trainer.learning_rate)
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0])
+        return rates
+    """)
+
+
+@pytest.mark.parametrize("settings", [
+    "{'learning_rate': 0.0625, 'beta1': 0.75, 'beta2': 0.9375, 'epsilon': 2 ** -12, "
+    "'wd': 0.03125}",
+    "{'learning_rate': 0.01}",          # MXNet's defaults: beta1 0.9, beta2 0.999, epsilon 1e-8
+])
+def test_trainer_adam_steps_as_mxnet_in_float64(settings):
+    """Five Adam steps, the learning rate halved after two, batch sizes 4, 2, 4, 8, 4: the same
+    weights as MXNet's in float64 (gluon_adam takes each setting as float32, as MXNet's
+    kernel does); torch.optim.Adam with the same settings parts from them."""
+    rng = np.random.default_rng(5)
+    w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    batches = [(rng.standard_normal((n, 4)), rng.integers(0, 3, n)) for n in (4, 2, 4, 8, 4)]
+    code = ADAM.replace("SETTINGS", settings)
+    mx_env = run_mxnet(code)
+    net = mx_env["net"]
+    net.initialize()
+    net.cast("float64")
+    net.weight.set_data(nd.array(w, dtype="float64"))
+    net.bias.set_data(nd.array(b, dtype="float64"))
+    mx_rates = mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
+                                for x, y in batches])
+    pt_env = run_draft(code, {"trainer-adam", "trainer-step", "trainer-set-learning-rate",
+                              "trainer-learning-rate"})
+    lin = pt_env["net"].double()
+    with torch.no_grad():
+        lin.weight.copy_(torch.from_numpy(w))
+        lin.bias.copy_(torch.from_numpy(b))
+    pt_rates = pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches])
+    assert pt_rates == mx_rates and mx_rates[2] == mx_rates[0] / 2
+    gap = max(np.abs(net.weight.data().asnumpy() - lin.weight.detach().numpy()).max(),
+              np.abs(net.bias.data().asnumpy() - lin.bias.detach().numpy()).max())
+    moved = np.abs(net.weight.data().asnumpy() - w).max()
+    assert moved > 0.01 and gap < 1e-12, (moved, gap)
+    # torch's own Adam, the same settings: another update (epsilon's place, float32 settings)
+    other = torch.nn.Linear(4, 3).double()
+    with torch.no_grad():
+        other.weight.copy_(torch.from_numpy(w))
+        other.bias.copy_(torch.from_numpy(b))
+    given = eval(settings)
+    opt = torch.optim.Adam(other.parameters(), lr=given["learning_rate"],
+                           betas=(given.get("beta1", 0.9), given.get("beta2", 0.999)),
+                           eps=given.get("epsilon", 1e-8), weight_decay=given.get("wd", 0))
+    for step, (x, y) in enumerate(batches):
+        if step == 2:
+            opt.param_groups[0]["lr"] /= 2
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(other(torch.from_numpy(x)), torch.from_numpy(y),
+                                          reduction="sum").div(len(x)).backward()
+        opt.step()
+    assert np.abs(other.weight.detach().numpy() - net.weight.data().asnumpy()).max() > 1e-9
 
 
 # -- metrics ---------------------------------------------------------------------------------

@@ -392,13 +392,13 @@ NEGATIVE = [
                    "net.initialize(ctx=ctx)"),
     ("initialize", "net = nn.Dense(3)\nnet.initialize(mx.init.MSRAPrelu())"),
     ("init-xavier", "result = mx.init.Xavier(rnd_type='normal')"),
-    ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'adam')"),
+    ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'rmsprop')"),
     ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'sgd', "
                     "{'learning_rate': 0.1, 'clip_gradient': 1.0})"),
     ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'sgd', "
                     "kvstore='dist_sync')"),
     ("trainer-sgd", "result = gluon.Trainer(params, 'sgd')"),
-    ("trainer-step", "net = nn.Dense(3)\ntrainer = gluon.Trainer(net.collect_params(), 'adam')\n"
+    ("trainer-step", "net = nn.Dense(3)\ntrainer = gluon.Trainer(net.collect_params(), 'rmsprop')\n"
                      "trainer.step(8)"),
     ("metric-accuracy", "result = mx.metric.Accuracy(output_names=['o'])"),
     ("metric-update", "metric = mx.metric.F1()\nmetric.update([y], [x])"),
@@ -418,6 +418,14 @@ NEGATIVE = [
     ("avgpool2d", "result = nn.AvgPool2D(2, ceil_mode=True)"),
     ("dropout", "result = nn.Dropout(0.5, axes=(1,))"),
     ("leaky-relu", "result = nn.LeakyReLU()"),
+    ("trainer-adam", "net = nn.Dense(3)\n"
+                     "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
+    ("trainer-adam", "net = nn.Dense(3)\n"
+                     "result = gluon.Trainer(net.collect_params(), 'adam', kvstore='dist_sync')"),
+    ("trainer-set-learning-rate", "trainer = gluon.Trainer(params, 'adam')\n"
+                                  "trainer.set_learning_rate(0.1)"),
+    ("trainer-learning-rate", "trainer = gluon.Trainer(params, 'sgd')\n"
+                              "result = trainer.learning_rate"),
     ("vision-to-tensor", "result = gluon.data.vision.transforms.ToTensor(x)"),
     ("vision-normalize", "result = gluon.data.vision.transforms.Normalize(0.1, 0.2, x)"),
     ("vision-compose", "result = gluon.data.vision.transforms.Compose()"),

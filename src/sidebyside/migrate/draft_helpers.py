@@ -96,6 +96,47 @@ def gluon_trainer_step(optimizer, batch_size):
     optimizer.zero_grad()
 
 
+def gluon_adam(params, lr=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0):
+    """mx.optimizer.Adam as Gluon's Trainer runs it, as a torch optimizer: the weight decay
+    added to the gradient, the bias corrections folded into the step's learning rate, and
+    epsilon added to the square root of the uncorrected second moment (torch.optim.Adam adds it
+    to the corrected one: another update). MXNet's kernel takes each setting as float32; so
+    does this."""
+    import math
+
+    import torch
+
+    def f32(value):
+        return torch.tensor(value, dtype=torch.float32).item()
+
+    class GluonAdam(torch.optim.Optimizer):
+        @torch.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                b1, b2 = group["beta1"], group["beta2"]
+                for p in group["params"]:
+                    if p.grad is None:
+                        continue
+                    state = self.state[p]
+                    if not state:
+                        state.update(t=0, mean=torch.zeros_like(p), var=torch.zeros_like(p))
+                    state["t"] += 1
+                    t = state["t"]
+                    lr_t = f32(group["lr"] * math.sqrt(1 - b2 ** t) / (1 - b1 ** t))
+                    grad = p.grad + f32(group["wd"]) * p
+                    state["mean"].mul_(f32(b1)).add_(grad, alpha=1 - f32(b1))
+                    state["var"].mul_(f32(b2)).addcmul_(grad, grad, value=1 - f32(b2))
+                    p.sub_(lr_t * state["mean"] / (state["var"].sqrt() + f32(group["epsilon"])))
+
+    return GluonAdam(params, dict(lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd))
+
+
+def gluon_set_learning_rate(optimizer, lr):
+    """Trainer.set_learning_rate(lr): every parameter group's learning rate."""
+    for group in optimizer.param_groups:
+        group["lr"] = lr
+
+
 class GluonAccuracy:
     """mx.metric.Accuracy(axis=1): ``update(labels, preds)`` takes lists (or one tensor each); a
     prediction with another shape than its label is its argmax over ``axis``; ``get()`` gives
@@ -302,7 +343,8 @@ def gluon_vision_dataset(kind, root, train=True, transform=None):
 #: helper name -> the names it needs beside it (written first)
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
-    "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (),
+    "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (), "gluon_adam": (),
+    "gluon_set_learning_rate": (),
     "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),
     "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),

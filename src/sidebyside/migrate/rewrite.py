@@ -1034,6 +1034,73 @@ def _trainer_sgd(site, analysis, text_of):
     return f"torch.optim.SGD({text})"
 
 
+_ADAM_KEYS = {"learning_rate": "lr", "beta1": "beta1", "beta2": "beta2", "epsilon": "epsilon",
+              "wd": "wd"}
+
+
+@_helper_rule("trainer-adam", ["mx.gluon.Trainer", "mx.gluon.Block.collect_params"],
+              "gluon.Trainer(net.collect_params(), 'adam', {'learning_rate': 0.01})",
+              "gluon_adam(net.parameters(), lr=0.01)",
+              "the parameters as net.collect_params(), optimizer 'adam', optimizer_params a "
+              "dict of learning_rate, beta1, beta2, epsilon, wd; one process; torch.optim.Adam "
+              "adds epsilon elsewhere (another update), so the draft carries MXNet's as "
+              "gluon_adam", ["gluon_adam"])
+def _trainer_adam(site, analysis, text_of):
+    call = _call(site)
+    args = _bind(call, ("params", "optimizer", "optimizer_params", "kvstore"), 2)
+    if args is None or not isinstance(_literal(args["optimizer"]), str) \
+            or _literal(args["optimizer"]).lower() != "adam" \
+            or not _absent_or(args, "kvstore", "device", "local"):
+        return None
+    params = args["params"]
+    if not (isinstance(params, ast.Call) and not params.args and not params.keywords
+            and isinstance(params.func, ast.Attribute) and params.func.attr == "collect_params"):
+        return None
+    settings = args.get("optimizer_params")
+    pairs = []
+    if settings is not None:
+        if not isinstance(settings, ast.Dict) or None in settings.keys:
+            return None
+        for k, v in zip(settings.keys, settings.values):
+            if _literal(k) not in _ADAM_KEYS:
+                return None
+            pairs.append(f"{_ADAM_KEYS[_literal(k)]}={text_of(v)}")
+    owner = params.func.value
+    _consume(text_of, params)
+    return "gluon_adam(" + ", ".join([f"{_atom(owner, text_of(owner))}.parameters()"]
+                                     + pairs) + ")"
+
+
+#: the rules that build a trainer as a torch optimizer
+_TRAINER_RULES = ("trainer-sgd", "trainer-adam")
+
+
+@_helper_rule("trainer-set-learning-rate", ["mx.gluon.Trainer.set_learning_rate"],
+              "gluon.Trainer(net.collect_params(), 'sgd').set_learning_rate(0.1)",
+              "gluon_set_learning_rate(torch.optim.SGD(net.parameters(), lr=0.01), 0.1)",
+              "the trainer built by trainer-sgd or trainer-adam wherever it is assigned: every "
+              "parameter group's lr", ["gluon_set_learning_rate"])
+def _set_learning_rate(site, analysis, text_of):
+    args = _bind(_call(site), ("lr",), 1)
+    recv = _receiver(site)
+    if args is None or not _built_by(analysis, recv, _TRAINER_RULES):
+        return None
+    return f"gluon_set_learning_rate({text_of(recv)}, {text_of(args['lr'])})"
+
+
+@_rule("trainer-learning-rate", ["mx.gluon.Trainer.learning_rate"],
+       "gluon.Trainer(net.collect_params(), 'sgd').learning_rate",
+       "torch.optim.SGD(net.parameters(), lr=0.01).param_groups[0]['lr']",
+       "read only, on the trainer built by trainer-sgd or trainer-adam wherever it is "
+       "assigned: the first parameter group's lr (all of them, unless a person split them)")
+def _learning_rate(site, analysis, text_of):
+    node = site.node
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load) \
+            or not _built_by(analysis, node.value, _TRAINER_RULES):
+        return None
+    return f"{_atom(node.value, text_of(node.value))}.param_groups[0]['lr']"
+
+
 def _consume(text_of, node: ast.AST) -> None:
     """Tell the writer that a rule rewrote the MXNet construct ``node`` as part of its own
     (``net.collect_params()`` inside ``Trainer``): it does not keep the call as it is."""
@@ -1045,13 +1112,14 @@ def _consume(text_of, node: ast.AST) -> None:
 @_helper_rule("trainer-step", ["mx.gluon.Trainer.step"],
               "gluon.Trainer(net.collect_params(), 'sgd').step(64)",
               "gluon_trainer_step(torch.optim.SGD(net.parameters(), lr=0.01), 64)",
-              "the trainer built by trainer-sgd wherever it is assigned; batch_size given; no "
+              "the trainer built by trainer-sgd or trainer-adam wherever it is assigned; "
+              "batch_size given; no "
               "ignore_stale_grad: the gradients divided by batch_size, one update, then "
               "cleared", ["gluon_trainer_step"])
 def _trainer_step(site, analysis, text_of):
     args = _bind(_call(site), ("batch_size",), 1)
     recv = _receiver(site)
-    if args is None or not _built_by(analysis, recv, "trainer-sgd"):
+    if args is None or not _built_by(analysis, recv, _TRAINER_RULES):
         return None
     return f"gluon_trainer_step({text_of(recv)}, {text_of(args['batch_size'])})"
 
