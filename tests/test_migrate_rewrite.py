@@ -5,6 +5,7 @@ executed on the same inputs, compared in value, shape and dtype."""
 from __future__ import annotations
 
 import re
+import textwrap
 from dataclasses import dataclass, field
 
 import mxnet as mx
@@ -448,3 +449,48 @@ def test_non_qualifying_call_is_left_alone(rule, code):
     assert last in d.source.splitlines()
     if not d.rewritten:
         assert d.source == src
+
+
+SCOPED = textwrap.dedent("""\
+    def get_net():
+        net = nn.Sequential()
+        net.add(nn.Dropout(0.5))            # this function's net: built by the rule
+        return net
+
+
+    def train(net):
+        net.add(nn.Dropout(0.1))            # a parameter: anything may come in
+
+
+    def main():
+        net = get_net()                     # another function's net, of another value
+        net.add(nn.Dropout(0.2))
+
+
+    def shadowed():
+        global net
+        net.add(nn.Dropout(0.3))            # the module's net, bound twice below
+
+
+    net = nn.Sequential()
+    net.add(nn.Dropout(0.4))                # the module's own
+    for net in []:
+        pass
+    """)
+
+
+def test_a_name_is_looked_up_in_the_scope_python_gives_it():
+    d = draft(analyse(HEADER + SCOPED, "scoped.py"))
+    assert "net.append(torch.nn.Dropout(0.5))" in d.source          # get_net's own
+    for rate in ("0.1", "0.2", "0.3"):          # not known to be a Gluon container: left
+        assert f"net.add(torch.nn.Dropout({rate}))" in d.source
+    # the module's net is also a loop variable: not known; an MXNet call left as it is keeps
+    # its MXNet arguments
+    assert "net.add(nn.Dropout(0.4))" in d.source
+    # without the loop, the module's own net qualifies; the function that declares it global
+    # looks at every binding of the name in the file (main's too): left alone
+    d = draft(analyse(HEADER + SCOPED.replace("for net in []:\n    pass\n", ""), "scoped.py"))
+    assert "net.append(torch.nn.Dropout(0.4))" in d.source
+    assert "net.append(torch.nn.Dropout(0.5))" in d.source
+    for rate in ("0.1", "0.2", "0.3"):
+        assert f"net.add(torch.nn.Dropout({rate}))" in d.source

@@ -897,9 +897,100 @@ def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str | tuple[str, .
             for the in rules)
     if isinstance(recv, ast.Call):
         return rewritten(recv)
-    dotted = _dotted_name(recv)
-    values = _assignments(analysis).get(dotted or "", [])
+    values = _values_of(analysis, recv)
     return bool(values) and all(v is not None and rewritten(v) for v in values)
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _values_of(analysis: Analysis, recv: ast.AST) -> list[ast.AST | None]:
+    """The values assigned to the name ``recv`` as Python resolves it where ``recv`` is: a
+    plain name in the innermost function that binds it (a parameter, or a name bound by a
+    loop, a ``with`` or a tuple, is ``None``: unknown), else in the module's own statements;
+    a dotted name (``self.net``) anywhere in the file. A name a function declares ``global``
+    or ``nonlocal`` is looked up in the whole file."""
+    dotted = _dotted_name(recv)
+    if dotted is None:
+        return []
+    everywhere = _assignments(analysis).get(dotted, [])
+    if "." in dotted:
+        return everywhere
+    parents, scopes = _parents(analysis), _scope_bindings(analysis)
+    node = recv
+    while (node := parents.get(id(node))) is not None:
+        if isinstance(node, _SCOPES):
+            bound = scopes.get(id(node), {})
+            if dotted in bound.get("<declared>", ()):
+                return everywhere
+            if dotted in bound:
+                return bound[dotted]
+    return scopes.get(id(analysis.tree), {}).get(dotted, [])
+
+
+def _scope_bindings(analysis: Analysis) -> dict[int, dict[str, list]]:
+    """For the module and each function: the values its own statements assign to each plain
+    name (not those of nested functions or of class bodies); parameters and names bound by a
+    loop, a ``with``, an import or a tuple as ``None``; ``"<declared>"``: its global and
+    nonlocal names."""
+    cached = _BINDINGS.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out: dict[int, dict[str, list]] = {}
+
+    def bind(scope, name, value):
+        out.setdefault(id(scope), {}).setdefault(name, []).append(value)
+
+    def visit(node, scope):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, _SCOPES):
+                args = child.args
+                for a in (*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg,
+                          args.kwarg):
+                    if a is not None:
+                        bind(child, a.arg, None)
+                visit(child, child)
+                continue
+            if isinstance(child, ast.ClassDef):
+                visit(child, None)          # a class body's names are not its methods'
+                continue
+            if scope is not None:
+                if isinstance(child, (ast.Global, ast.Nonlocal)):
+                    out.setdefault(id(scope), {}).setdefault("<declared>", []).extend(child.names)
+                elif isinstance(child, ast.Assign):
+                    for t in child.targets:
+                        if isinstance(t, ast.Name):
+                            bind(scope, t.id, child.value)
+                        else:
+                            for e in ast.walk(t):
+                                if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Store):
+                                    bind(scope, e.id, None)
+                elif isinstance(child, (ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) \
+                        and isinstance(child.target, ast.Name):
+                    bind(scope, child.target.id, getattr(child, "value", None)
+                         if isinstance(child, ast.AnnAssign) else None)
+                elif isinstance(child, (ast.For, ast.AsyncFor, ast.comprehension)):
+                    for e in ast.walk(child.target):
+                        if isinstance(e, ast.Name):
+                            bind(scope, e.id, None)
+                elif isinstance(child, ast.withitem) and child.optional_vars is not None:
+                    for e in ast.walk(child.optional_vars):
+                        if isinstance(e, ast.Name):
+                            bind(scope, e.id, None)
+                elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                    for a in child.names:
+                        bind(scope, (a.asname or a.name).split(".")[0], None)
+                elif isinstance(child, ast.ExceptHandler) and child.name:
+                    bind(scope, child.name, None)
+            visit(child, scope)
+
+    visit(analysis.tree, analysis.tree)
+    _BINDINGS.clear()
+    _BINDINGS[id(analysis)] = (analysis, out)
+    return out
+
+
+_BINDINGS: dict[int, tuple] = {}
 
 
 @_rule("sequential-add", ["mx.gluon.Block.add", "mx.gluon.nn.Sequential.add",
