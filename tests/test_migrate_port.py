@@ -36,7 +36,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
            "split-and-load", "autograd-backward", "nd-waitall", "vision-to-tensor",
            "vision-normalize", "vision-compose", "trainer-adam", "trainer-set-learning-rate",
-           "trainer-learning-rate"}
+           "trainer-learning-rate", "batchnorm-scoped", "dropout-scoped", "record-scope",
+           "train-mode-scope", "predict-mode-scope", "is-training", "nd-array-copy"}
 
 
 def drafted(code: str):
@@ -240,6 +241,76 @@ def test_trainer_adam_steps_as_mxnet_in_float64(settings):
     assert np.abs(other.weight.detach().numpy() - net.weight.data().asnumpy()).max() > 1e-9
 
 
+# -- training and predicting: Gluon's scope, BatchNorm, Dropout --------------------------------
+
+SCOPES = textwrap.dedent("""\
+    bn2 = nn.BatchNorm(momentum=0.8, in_channels=3)
+    bn4 = nn.BatchNorm(epsilon=1e-3)
+    drop = nn.Dropout(0.3)
+    bn2.initialize()
+    bn4.initialize()
+    trained = []
+    for x2, x4 in batches:
+        with autograd.record():
+            out = (bn2(x2), bn4(x4))
+            total = (out[0] * out[0]).sum() + (out[1] * out[1]).sum()
+        total.backward()
+        trained.append(out)
+    with autograd.predict_mode():
+        predicted = (bn2(x2), bn4(x4))
+    flags = [autograd.is_training()]
+    with autograd.record(train_mode=False):
+        flags.append(autograd.is_training())
+        kept = drop(ones)
+    with autograd.train_mode():
+        flags.append(autograd.is_training())
+        dropped = drop(ones)
+    with autograd.record():
+        flags.append(autograd.is_training())
+    """)
+
+
+def test_scopes_train_and_predict_as_gluon():
+    """BatchNorm on batch statistics inside record(), on running ones in predict_mode();
+    Dropout only in training scopes; is_training() as Gluon says. The running statistics move
+    once per step (Gluon in backward, PyTorch in the forward); the running variance is
+    PyTorch's (unbiased: n/(n-1) times the batch term of Gluon's), shown exactly."""
+    rng = np.random.default_rng(6)
+    batches = [(rng.standard_normal((4, 3)), rng.standard_normal((2, 5, 3, 3)) * 2 + 1)
+               for _ in range(3)]
+    ones = np.ones(4000)
+    mx_env = run_mxnet(SCOPES, batches=[(nd.array(a), nd.array(b)) for a, b in batches],
+                       ones=nd.array(ones))
+    pt_env = run_draft(SCOPES, {"batchnorm-scoped", "dropout-scoped", "record-scope",
+                                "train-mode-scope", "predict-mode-scope", "is-training"},
+                       batches=[(torch.from_numpy(a).float(), torch.from_numpy(b).float())
+                                for a, b in batches], ones=torch.from_numpy(ones).float())
+    for mx_pair, pt_pair in zip(mx_env["trained"], pt_env["trained"], strict=True):
+        for m, t in zip(mx_pair, pt_pair):
+            np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=1e-5, atol=1e-5)
+    assert mx_env["flags"] == pt_env["flags"] == [False, False, True, True]
+    np.testing.assert_array_equal(pt_env["kept"].numpy(), ones)
+    np.testing.assert_array_equal(mx_env["kept"].asnumpy(), ones)
+    for out in (mx_env["dropped"].asnumpy(), pt_env["dropped"].detach().numpy()):
+        assert abs((out == 0).mean() - 0.3) < 0.04
+        np.testing.assert_allclose(out[out != 0], 1 / 0.7, rtol=1e-6)
+    k = len(batches)
+    for name, m, n in (("bn2", 0.8, 4), ("bn4", 0.9, 2 * 3 * 3)):
+        mx_bn, pt_bn = mx_env[name], pt_env[name]
+        np.testing.assert_allclose(pt_bn.running_mean.numpy(),
+                                   mx_bn.running_mean.data().asnumpy(), rtol=1e-5, atol=1e-6)
+        mx_var = mx_bn.running_var.data().asnumpy()
+        np.testing.assert_allclose(pt_bn.running_var.numpy() - m ** k,
+                                   (mx_var - m ** k) * n / (n - 1), rtol=1e-4, atol=1e-6)
+        with torch.no_grad():                   # Gluon's running variance: the same prediction
+            pt_bn.running_var.copy_(torch.from_numpy(mx_var))
+    with torch.no_grad(), pt_env["gluon_scope"](False):
+        again = (pt_env["bn2"](pt_env["batches"][-1][0]), pt_env["bn4"](pt_env["batches"][-1][1]))
+    for m, t in zip(mx_env["predicted"], again):
+        np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-5, atol=1e-5)
+    assert not np.allclose(mx_env["predicted"][1].asnumpy(), mx_env["trained"][-1][1].asnumpy())
+
+
 # -- metrics ---------------------------------------------------------------------------------
 
 def test_accuracy_counts_as_mxnet():
@@ -295,6 +366,28 @@ def test_loss_and_topk_metrics_count_as_mxnet():
     assert 0 < mx_env["results"][-1][2][1] < 1
     for env in (mx_env, pt_env):
         assert all(math.isnan(v) for _, v in env["before"]) and math.isnan(env["after"][1])
+
+
+def test_array_copies_keep_or_set_the_dtype_as_mxnet():
+    """nd.array where nd-array does not apply: an NDArray source keeps its dtype, anything
+    else becomes float32 unless dtype says; a copy either way."""
+    ints = np.arange(6, dtype=np.int32).reshape(2, 3)
+    wide = np.linspace(0, 1, 4)                                       # float64
+    code = textwrap.dedent("""\
+        kept = nd.array(source)
+        cast = nd.array(source, dtype='float64')
+        narrowed = nd.array(wide, ctx=mx.cpu())
+        listed = nd.array(rows, mx.cpu(), np.int64)
+        kept[0, 0] = 100
+        """)
+    mx_env = run_mxnet(code, source=nd.array(ints, dtype="int32"), wide=wide, rows=[[1, 2]])
+    pt_env = run_draft(code, {"nd-array-copy"}, source=torch.from_numpy(ints), wide=wide,
+                       rows=[[1, 2]])
+    for name in ("kept", "cast", "narrowed", "listed"):
+        m, t = mx_env[name].asnumpy(), pt_env[name].numpy()
+        assert m.dtype == t.dtype and m.shape == t.shape, name
+        np.testing.assert_array_equal(t, m)
+    assert pt_env["source"][0, 0] == 0 == mx_env["source"][0, 0].asscalar()   # copies
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

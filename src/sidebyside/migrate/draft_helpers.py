@@ -85,6 +85,62 @@ def gluon_initialize(module, init=None, device=None):
     return module
 
 
+class GluonMode:
+    """Gluon's training flag, as the draft's Dropout and BatchNorm layers read it: True inside
+    ``autograd.record()`` and ``train_mode()``, False elsewhere (Gluon predicts outside
+    ``record()``), whatever ``module.train()`` or ``.eval()`` said."""
+
+    training = False
+
+
+def gluon_scope(training):
+    """autograd.record() / train_mode() (``training=True``), record(train_mode=False) /
+    predict_mode() (``False``): a context manager that sets :class:`GluonMode` for its body
+    and restores it after. PyTorch records gradients everywhere: only the flag is Gluon's."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def scope():
+        before = GluonMode.training
+        GluonMode.training = bool(training)
+        try:
+            yield
+        finally:
+            GluonMode.training = before
+    return scope()
+
+
+def gluon_scoped(module):
+    """``module`` (a Dropout or BatchNorm) set to train or predict at each call as Gluon's
+    scope says (:class:`GluonMode`), not by ``.train()``/``.eval()``."""
+    def follow(layer, args):
+        layer.training = GluonMode.training
+    module.register_forward_pre_hook(follow)
+    return module
+
+
+def gluon_batch_norm(momentum=0.9, epsilon=1e-5, in_channels=0, affine=True):
+    """nn.BatchNorm(axis=1): over axis 1 of an input of any rank from 2 (PyTorch's BatchNorm1d,
+    2d and 3d each check one), the input size inferred at the first call when ``in_channels``
+    is 0 (lazy); ``momentum`` Gluon's (the weight of the old running value: PyTorch's
+    ``1 - momentum``). The running statistics move in each training forward (Gluon's in the
+    backward that follows: the same in a loop that steps after each recorded forward); the
+    running variance with the unbiased batch variance (PyTorch's), Gluon's with the biased
+    one: n/(n-1) apart."""
+    import torch
+
+    class GluonBatchNorm(torch.nn.LazyBatchNorm1d if not in_channels
+                         else torch.nn.BatchNorm1d):
+        cls_to_become = None
+
+        def _check_input_dim(self, input):
+            if input.dim() < 2:
+                raise ValueError(f"expected 2 or more dimensions (got {input.dim()}D input)")
+
+    options = dict(eps=epsilon, momentum=1 - momentum, affine=affine)
+    return GluonBatchNorm(in_channels, **options) if in_channels else GluonBatchNorm(**options)
+
+
 def gluon_trainer_step(optimizer, batch_size):
     """Trainer.step(batch_size): the gradients divided by ``batch_size``, one update, then the
     gradients cleared (Gluon's backward writes them, PyTorch's adds to them)."""
@@ -230,6 +286,24 @@ class GluonTopKAccuracy:
         return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
 
 
+def gluon_array(source_array, ctx=None, dtype=None):
+    """mx.nd.array(source_array, ctx, dtype): a new tensor (a copy), of the source's dtype when
+    it is a tensor (an NDArray in Gluon), else float32 unless ``dtype`` says, on ``ctx``."""
+    import numpy
+    import torch
+
+    def torch_dtype(d):
+        return getattr(torch, numpy.dtype(d).name)
+
+    if isinstance(source_array, torch.Tensor):
+        out = source_array.detach().clone()
+        if dtype is not None:
+            out = out.to(torch_dtype(dtype))
+    else:
+        out = torch.from_numpy(numpy.array(source_array, dtype=dtype or numpy.float32))
+    return out if ctx is None else out.to(ctx)
+
+
 def gluon_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """gluon.utils.split_and_load: ``data`` cut along ``batch_axis`` into one slice per device
     of ``ctx_list`` (the first ``size % n`` slices one longer), each moved to its device; a
@@ -343,10 +417,12 @@ def gluon_vision_dataset(kind, root, train=True, transform=None):
 #: helper name -> the names it needs beside it (written first)
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
+    "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
+    "gluon_batch_norm": (),
     "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (), "gluon_adam": (),
     "gluon_set_learning_rate": (),
     "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),
-    "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
+    "gluon_array": (), "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
 }
 

@@ -189,6 +189,32 @@ def _rule(name, mxnet, before, after, note):
     return wrap
 
 
+#: rule name -> the draft helpers its rewrite calls
+RULE_HELPERS: dict[str, tuple[str, ...]] = {}
+
+#: rule name -> the gotchas its rewrite settles (the draft writes what the gotcha asks for:
+#: the Flatten before the Linear, Gluon's transform(data, label) kept by the helper dataset)
+RULE_RESOLVES: dict[str, tuple[str, ...]] = {
+    "dense-flatten-to-linear": ("dense-flatten",), "dense-lazy-activation": ("dense-flatten",),
+    "vision-mnist": ("transform-not-first",), "vision-fashionmnist": ("transform-not-first",),
+    "dataset-transform": ("transform-not-first",),
+    "dropout-scoped": ("dropout-predict-scope",), "batchnorm-scoped": ("dropout-predict-scope",),
+}
+
+#: rules whose statement the structural pass (:mod:`.structure`, LibCST) rewrites: the
+#: stdlib pass leaves their text as it is and writes no marker for them
+STRUCTURAL: set[str] = set()
+
+
+def _helper_rule(name, mxnet, before, after, note, helpers=()):
+    def wrap(fn):
+        _RULES.append(Rule(name, tuple(mxnet), before, after, note, fn))
+        if helpers:
+            RULE_HELPERS[name] = tuple(helpers)
+        return fn
+    return wrap
+
+
 #: nd elementwise functions whose torch function is the same maths (float inputs)
 _ELEMENTWISE = {
     "abs": "abs", "exp": "exp", "expm1": "expm1", "log": "log", "log1p": "log1p",
@@ -304,6 +330,19 @@ def _array(site, analysis, text_of):
         return None
     dt = _dtype(args.get("dtype"))
     return f"torch.tensor({text_of(src)}, dtype={dt})" if dt else None
+
+
+@_helper_rule("nd-array-copy", ["mx.nd.array"], "nd.array(x, ctx=mx.cpu())",
+              "gluon_array(x, ctx=torch.device('cpu'))",
+              "where nd-array does not apply (a source that may be an NDArray, a ctx): "
+              "gluon_array keeps a tensor's dtype and makes anything else float32 (unless "
+              "dtype says), as nd.array does", ["gluon_array"])
+def _array_copy(site, analysis, text_of):
+    args = _bind(_call(site), ("source_array", "ctx", "dtype"), 1)
+    if args is None or site.how == "guessed":
+        return None
+    return "gluon_array(" + ", ".join([text_of(args["source_array"])] + [
+        f"{k}={text_of(args[k])}" for k in ("ctx", "dtype") if k in args]) + ")"
 
 
 def _joining(op: str, torch_op: str, axis_kw: str, default: int) -> None:
@@ -669,16 +708,6 @@ _RULES.append(Rule(
                       "count_include_pad", "prefix"))))
 
 
-@_rule("dropout", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)", "torch.nn.Dropout(0.5)",
-       "rate only (no axes); it drops only in training: inside autograd.record in Gluon, "
-       "in .train() mode (a module's default) in torch")
-def _dropout(site, analysis, text_of):
-    args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
-    if args is None or not _absent_or(args, "axes", (), []):
-        return None
-    return f"torch.nn.Dropout({text_of(args['rate'])})"
-
-
 @_rule("leaky-relu", ["mx.gluon.nn.LeakyReLU"], "nn.LeakyReLU(0.2)", "torch.nn.LeakyReLU(0.2)",
        "alpha (the slope below zero); MXNet 1.9.1 computes its float64 forward in float32, "
        "PyTorch in float64")
@@ -723,29 +752,49 @@ def _sce(site, analysis, text_of):
 # whose object is used again elsewhere (``trainer.step`` after ``Trainer(...)``) rewrites it
 # only where every assignment of that object was rewritten too (:func:`_built_by`).
 
-#: rule name -> the draft helpers its rewrite calls
-RULE_HELPERS: dict[str, tuple[str, ...]] = {}
-
-#: rule name -> the gotchas its rewrite settles (the draft writes what the gotcha asks for:
-#: the Flatten before the Linear, Gluon's transform(data, label) kept by the helper dataset)
-RULE_RESOLVES: dict[str, tuple[str, ...]] = {
-    "dense-flatten-to-linear": ("dense-flatten",), "dense-lazy-activation": ("dense-flatten",),
-    "vision-mnist": ("transform-not-first",), "vision-fashionmnist": ("transform-not-first",),
-    "dataset-transform": ("transform-not-first",),
-}
-
-#: rules whose statement the structural pass (:mod:`.structure`, LibCST) rewrites: the
-#: stdlib pass leaves their text as it is and writes no marker for them
-STRUCTURAL: set[str] = set()
+@_helper_rule("dropout-scoped", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)",
+              "gluon_scoped(torch.nn.Dropout(0.5))",
+              "rate only (no axes), in a file whose layers are all its own (it imports no "
+              "model from another file): it drops only in training, as Gluon's scope says "
+              "(inside autograd.record(), rewritten to gluon_scope)", ["gluon_scoped"])
+def _dropout_scoped(site, analysis, text_of):
+    args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
+    if args is None or not _absent_or(args, "axes", (), []) or not _self_contained(analysis):
+        return None
+    return f"gluon_scoped(torch.nn.Dropout({text_of(args['rate'])}))"
 
 
-def _helper_rule(name, mxnet, before, after, note, helpers=()):
-    def wrap(fn):
-        _RULES.append(Rule(name, tuple(mxnet), before, after, note, fn))
-        if helpers:
-            RULE_HELPERS[name] = tuple(helpers)
-        return fn
-    return wrap
+@_rule("dropout", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)", "torch.nn.Dropout(0.5)",
+       "rate only (no axes), where dropout-scoped does not apply: it drops only in training: "
+       "inside autograd.record in Gluon, in .train() mode (a module's default) in torch")
+def _dropout(site, analysis, text_of):
+    args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
+    if args is None or not _absent_or(args, "axes", (), []):
+        return None
+    return f"torch.nn.Dropout({text_of(args['rate'])})"
+
+
+@_helper_rule("batchnorm-scoped", ["mx.gluon.nn.BatchNorm"], "nn.BatchNorm()",
+              "gluon_scoped(gluon_batch_norm())",
+              "axis 1, momentum, epsilon, in_channels, center and scale both or neither, no "
+              "use_global_stats or initializers, in a file whose layers are all its own: "
+              "batch statistics in training, running ones in prediction, as Gluon's scope says",
+              ["gluon_scoped", "gluon_batch_norm"])
+def _batchnorm(site, analysis, text_of):
+    args = _bind(_call(site), ("axis", "momentum", "epsilon", "center", "scale",
+                               "use_global_stats", "beta_initializer", "gamma_initializer",
+                               "running_mean_initializer", "running_variance_initializer",
+                               "in_channels", "prefix"))
+    if args is None or not _self_contained(analysis) or not _absent_or(args, "axis", 1) \
+            or not _absent_or(args, "use_global_stats", False) \
+            or any(k.endswith("_initializer") for k in args):
+        return None
+    center, scale = _literal(args.get("center"), True), _literal(args.get("scale"), True)
+    if center not in (True, False) or center is not scale:
+        return None
+    parts = [f"{k}={text_of(args[k])}" for k in ("momentum", "epsilon", "in_channels")
+             if k in args] + ([] if center else ["affine=False"])
+    return f"gluon_scoped(gluon_batch_norm({', '.join(parts)}))"
 
 
 _ACTIVATION_LAYERS = {**_ACTIVATIONS, "softrelu": "Softplus"}
@@ -1507,6 +1556,8 @@ def _name_scope(site, analysis):
 
 #: constructs whose result depends on training or predicting (Dropout, BatchNorm …), or that
 #: switch the mode: with any of them, record() does more than record
+#: what a file's own scope cannot govern: a net from a model zoo, RNN layers, Symbol, Module
+_OTHER_APIS = ("set_training", "model_zoo", "mx.gluon.rnn.", "mx.sym.", "mx.mod.")
 _MODE_WORDS = ("Dropout", "BatchNorm", "InstanceNorm", "train_mode", "predict_mode",
                "is_training", "set_training", "model_zoo", "mx.gluon.rnn.", "mx.sym.",
                "mx.mod.")
@@ -1516,9 +1567,19 @@ def _mode_free(analysis: Analysis) -> bool:
     """Whether nothing in the file behaves differently in training and in prediction, and
     every module it imports is MXNet's, numpy's or the standard library's (a model built in
     another file could hold a Dropout)."""
+    if any(w in s.name for s in analysis.sites for w in _MODE_WORDS):
+        return False
+    return _self_contained(analysis)
+
+
+def _self_contained(analysis: Analysis) -> bool:
+    """Whether every module the file imports is MXNet's, numpy's or the standard library's:
+    its layers are all its own (a model imported from another file, or from a model zoo,
+    would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or RNN
+    API."""
     import sys
 
-    if any(w in s.name for s in analysis.sites for w in _MODE_WORDS):
+    if any(w in s.name for s in analysis.sites for w in _OTHER_APIS):
         return False
     for node in analysis.nodes():
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -1543,6 +1604,49 @@ def _record(site, analysis):
     args = _bind(call, ("train_mode",))
     return args is not None and _absent_or(args, "train_mode", True) \
         and _sole_with_item(analysis, call) and _mode_free(analysis)
+
+
+def _scope_rule(name, mxnet, before, after, note, training):
+    @_helper_rule(name, mxnet, before, after, note, ["gluon_scope"])
+    def rewrite(site, analysis, text_of):
+        from . import structure
+
+        call = _call(site)
+        args = _bind(call, ("train_mode",)) if training == "record" else _bind(call, ())
+        if args is None or not _self_contained(analysis) \
+                or (training == "record" and structure.available() and _record(site, analysis)):
+            return None    # a file that needs no scope: record-unwrap drops the with
+        if training == "record":
+            return f"gluon_scope({text_of(args['train_mode']) if args else 'True'})"
+        return f"gluon_scope({training})"
+    return rewrite
+
+
+_scope_rule("record-scope", ["mx.autograd.record"], "mx.autograd.record()",
+            "gluon_scope(True)",
+            "train_mode (default True), in a file whose layers are all its own, where "
+            "record-unwrap does not apply: Gluon's Dropout and BatchNorm train inside it, so the "
+            "draft's (dropout-scoped, batchnorm-scoped) read the flag gluon_scope sets; PyTorch "
+            "records gradients everywhere", "record")
+_scope_rule("train-mode-scope", ["mx.autograd.train_mode"], "mx.autograd.train_mode()",
+            "gluon_scope(True)", "no arguments, in a file whose layers are all its own: "
+            "the draft's Dropout and BatchNorm train in it", "True")
+_scope_rule("predict-mode-scope", ["mx.autograd.predict_mode"], "mx.autograd.predict_mode()",
+            "gluon_scope(False)", "no arguments, in a file whose layers are all its own: "
+            "the draft's Dropout and BatchNorm predict in it", "False")
+
+
+@_rule("is-training", ["mx.autograd.is_training"], "mx.autograd.is_training()",
+       "GluonMode.training", "no arguments, in a file whose layers are all its own: the flag "
+       "gluon_scope sets")
+def _is_training(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.args or call.keywords or not _self_contained(analysis):
+        return None
+    return "GluonMode.training"
+
+
+RULE_HELPERS["is-training"] = ("GluonMode",)
 
 
 @_structural("hybridize-drop", ["mx.gluon.Block.hybridize", "mx.gluon.HybridBlock.hybridize"],
