@@ -596,8 +596,9 @@ assert "transform_first" in mnist_site.findings[0].message
 #
 # A real codebase has files the tool cannot read. A scan goes on past them and lists each
 # with its reason; a path it cannot scan at all is one line and exit status 1 (bad flags:
-# 2), and nothing is written. A folder of four files — a script, one that does not parse, a
-# binary file with a `.py` name, a text file — and an empty folder:
+# 2), and nothing is written. (A Jupyter notebook is scanned too: its code cells as one
+# script, and `--write` drafts it cell by cell.) A folder of four files — a script, one that
+# does not parse, a binary file with a `.py` name, a text file — and an empty folder:
 
 # %%
 MINE = WORK / "mine"

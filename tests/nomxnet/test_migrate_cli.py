@@ -116,8 +116,8 @@ def test_bad_paths_give_one_message_each(tmp_path):
     (tmp_path / "only_data" / "a.csv").write_text("1,2")
     cases = {tmp_path / "missing.py": "no such file or folder",
              tmp_path / "empty": "it is empty",
-             tmp_path / "only_data": "no .py files in this folder (1 other files)",
-             tmp_path / "notes.txt": "not a .py file"}
+             tmp_path / "only_data": "no .py or .ipynb files in this folder (1 other files)",
+             tmp_path / "notes.txt": "not a .py file or a notebook (.ipynb)"}
     for path, message in cases.items():
         code, out, err = run(path)
         assert (code, out) == (1, ""), (path, err)
@@ -125,7 +125,7 @@ def test_bad_paths_give_one_message_each(tmp_path):
     code, _, err = run(tmp_path / "empty", "--to", "keras")
     assert code == 2 and "invalid choice" in err
     code, _, err = run()
-    assert code == 2 and "give a .py file or a folder" in err
+    assert code == 2 and "give a .py file, a notebook or a folder" in err
 
 
 def test_write_drafts_that_parse_and_never_touches_the_scanned_folder(project, tmp_path):

@@ -245,3 +245,39 @@ def test_F_npx_in_hybrid_forward_is_the_numpy_extension():
                 return F.npx.activation(F.np.abs(x), act_type='relu')
     """)
     assert (4, "mx.npx.activation", "guessed") in got and (4, "mx.np.abs", "guessed") in got
+
+
+def test_a_call_of_a_module_function_takes_the_class_it_returns():
+    got = sites("""\
+        from mxnet import gluon
+        from mxnet.gluon import nn
+
+        def get_net():
+            net = nn.Sequential()
+            return net
+
+        def either(flag):
+            if flag:
+                return nn.Sequential()
+            return gluon.Trainer(params, 'sgd')
+
+        def nothing():
+            pass
+
+        a = get_net()
+        a.initialize()
+        b = either(True)
+        b.initialize()
+        c = nothing()
+        c.initialize()
+
+        def get_net():
+            return 3
+
+        d = get_net()
+        d.initialize()
+        """, kinds=("method",))
+    assert got == [(17, "mx.gluon.Block.initialize", "inferred"),
+                   (19, "mx.gluon.Block.initialize", "guessed"),
+                   (21, "mx.gluon.Block.initialize", "guessed"),
+                   (27, "mx.gluon.Block.initialize", "guessed")]

@@ -17,9 +17,13 @@ One job per module:
 - :mod:`sidebyside.migrate.rewrite`   — the draft port: rewrites, each exact and executed
   against MXNet in the tests, and marker comments everywhere else;
 - :mod:`sidebyside.migrate.draft_helpers` — the helpers a draft carries where PyTorch needs
-  several lines (Gluon's initialisation, ``Trainer.step(batch_size)``, its metric, datasets);
+  several lines (Gluon's initialisation, ``Trainer.step(batch_size)``, its Adam, its metrics,
+  datasets and ``ToTensor``, ``split_and_load``, the training scope its Dropout and BatchNorm
+  follow);
 - :mod:`sidebyside.migrate.structure` — the draft's second pass (LibCST): ``with`` blocks made
   their bodies, statements dropped, the MXNet imports nothing uses any more removed;
+- :mod:`sidebyside.migrate.notebooks` — a Jupyter notebook's code cells as one script to scan,
+  and the draft back into the notebook, cell by cell;
 - :mod:`sidebyside.migrate.report`    — a scan of a file or folder, as text, Markdown, JSON or
   SARIF, with the conversion rate in lines and the blockers;
 - :mod:`sidebyside.migrate.cli`       — ``python -m sidebyside.migrate``.

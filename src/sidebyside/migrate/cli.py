@@ -16,7 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import gotchas, report, rewrite
+from . import gotchas, notebooks, report, rewrite
 
 EPILOG = """examples:
   python -m sidebyside.migrate train.py                     (MXNet -> PyTorch, on the terminal)
@@ -46,7 +46,8 @@ def _parser() -> argparse.ArgumentParser:
                     "each construct with its executed counterpart, the gotchas that apply, "
                     "the notebook that teaches it; optionally a draft port.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("path", nargs="?", help="a .py file or a folder (scanned recursively)")
+    p.add_argument("path", nargs="?", help="a .py file, a notebook (.ipynb) or a folder "
+                                           "(scanned recursively)")
     p.add_argument("--to", choices=sorted(report.DIRECTIONS), default="torch",
                    help="the framework to port to (default: torch; gluon reads a PyTorch "
                         "script)")
@@ -126,6 +127,10 @@ def _write_port(rep: report.Report, target: Path, markdown: str) -> int:
         for f in rep.analysed:
             dest = staging / f.path if Path(rep.root).is_dir() else staging / Path(f.path).name
             dest.parent.mkdir(parents=True, exist_ok=True)
+            if f.notebook is not None:   # a notebook: its cells, each with its drafted code
+                dest.write_text(notebooks.notebook_of(f.notebook, f.draft.source),
+                                encoding="utf-8")
+                continue
             # the file's own encoding (a BOM kept); a marker's → in a latin-1 file as \u2192
             dest.write_bytes(f.draft.source.encode(f.encoding, errors="backslashreplace"))
         (staging / "MIGRATION.md").write_text(markdown, encoding="utf-8")
@@ -166,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.write(_rules_text())
         return 0
     if not args.path:
-        parser.error("give a .py file or a folder to scan (or --rules)")
+        parser.error("give a .py file, a notebook or a folder to scan (or --rules)")
     scanned = Path(args.path)
     folder = scanned if scanned.is_dir() else scanned.parent
     target = Path(args.write) if args.write else None

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import mappings
-from . import catalogue, gotchas, names, resolve, rewrite
+from . import catalogue, gotchas, names, notebooks, resolve, rewrite
 
 __all__ = ["DIRECTIONS", "ScanError", "SiteReport", "FileReport", "Report", "scan",
            "scan_source", "scan_sources", "rank", "counterpart_text", "markers_for", "render", "NOT_IN_MAP"]
@@ -36,6 +36,11 @@ __all__ = ["DIRECTIONS", "ScanError", "SiteReport", "FileReport", "Report", "sca
 #: --to: the framework a port goes to, and the one its scripts are written for
 DIRECTIONS = {"torch": names.MXNET, "gluon": names.TORCH}
 NOT_IN_MAP = "not in the map"
+#: how a notebook's line numbers read (its code cells as one script, see :mod:`.notebooks`)
+NOTEBOOK_LINES = ("a notebook's line numbers are those of its code cells as one script, each "
+                  "cell after a line `# %% [migrate: cell K]` (K: the cell's index in the "
+                  "notebook; `jupytext --to py:percent` reads alike); the draft (--write) is "
+                  "the notebook again, each code cell drafted, outputs cleared")
 #: folders a scan never enters
 SKIP_DIRS = {".git", ".hg", ".svn", "__pycache__", "node_modules", "site-packages",
              ".ipynb_checkpoints", ".tox", ".mypy_cache", ".pytest_cache", "_build"}
@@ -135,6 +140,9 @@ class FileReport:
     skipped: str | None = None     # why the file was not analysed
     draft: rewrite.Draft | None = None
     encoding: str = "utf-8"        # the file's (PEP 263 or a BOM): its draft is written so
+    #: a notebook's own JSON text (its code cells were scanned as one script, see
+    #: :mod:`.notebooks`), else None
+    notebook: str | None = None
     #: the lines that use the source framework, by what the draft did with them (see
     #: :func:`line_status`): "converted", "decision", "no counterpart"
     line_status: dict[int, str] = field(default_factory=dict)
@@ -182,7 +190,7 @@ class Report:
     root: str
     direction: str                  # "torch" or "gluon" (the --to)
     files: list[FileReport]
-    ignored: int = 0                # files that are not .py in the scanned folders
+    ignored: int = 0                # files that are not .py or .ipynb in the scanned folders
     seconds: float = 0.0
 
     @property
@@ -192,6 +200,10 @@ class Report:
     @property
     def skipped(self) -> list[FileReport]:
         return [f for f in self.files if f.skipped is not None]
+
+    def notebooks(self) -> list[FileReport]:
+        """The notebooks (.ipynb) analysed."""
+        return [f for f in self.analysed if f.notebook is not None]
 
     def totals(self) -> dict:
         files = self.analysed
@@ -488,7 +500,7 @@ def _python_files(root: Path) -> tuple[list[Path], int]:
         dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")
                          and not (Path(folder, d) / "pyvenv.cfg").exists())
         for n in sorted(names_):
-            if n.endswith(".py"):
+            if n.endswith((".py", ".ipynb")):
                 files.append(Path(folder, n))
             else:
                 ignored += 1
@@ -496,6 +508,7 @@ def _python_files(root: Path) -> tuple[list[Path], int]:
 
 
 _ENCODINGS: dict[str, str] = {}  # str(path) -> the encoding _read decoded it with
+_NOTEBOOKS: dict[str, str] = {}  # str(path) -> a notebook's JSON text (_read gave its script)
 
 
 def _read(path: Path) -> tuple[str | None, str | None]:
@@ -523,6 +536,13 @@ def _read(path: Path) -> tuple[str | None, str | None]:
     try:
         source = raw.decode(encoding)
         _ENCODINGS[str(path)] = encoding
+        if path.suffix == ".ipynb":
+            try:
+                script = notebooks.script_of(source)
+            except notebooks.NotANotebook as err:
+                return None, f"a .ipynb file that is {err}"
+            _NOTEBOOKS[str(path)] = source
+            return script, None
         return source, None
     except (UnicodeDecodeError, LookupError) as err:
         where = f" (byte {err.start})" if isinstance(err, UnicodeDecodeError) else ""
@@ -588,12 +608,12 @@ def scan(path: str | Path, direction: str = "torch") -> Report:
     if root.is_dir():
         files, ignored = _python_files(root)
         if not files:
-            raise ScanError(f"{path}: no .py files in this folder"
+            raise ScanError(f"{path}: no .py or .ipynb files in this folder"
                             + (f" ({ignored} other files)" if ignored else " (it is empty)"))
     else:
-        if root.suffix != ".py":
-            raise ScanError(f"{path}: not a .py file (migrate reads Python scripts; for a "
-                            "notebook, jupytext --to py first)")
+        if root.suffix not in (".py", ".ipynb"):
+            raise ScanError(f"{path}: not a .py file or a notebook (.ipynb): migrate reads "
+                            "Python scripts and Jupyter notebooks")
         files, ignored = [root], 0
     items = []
     for f in files:
@@ -603,6 +623,7 @@ def scan(path: str | Path, direction: str = "torch") -> Report:
     reports = scan_sources(items, direction)
     for f, rep in zip(files, reports):
         rep.encoding = _ENCODINGS.pop(str(f), "utf-8")
+        rep.notebook = _NOTEBOOKS.pop(str(f), None)
     return Report(str(path), direction, reports, ignored, time.perf_counter() - start)
 
 
@@ -667,7 +688,8 @@ def to_json(report: Report, base: str = "") -> str:
                            for w, u, k in report.read_first()],
             "gotchas": dict(report.gotcha_counts().most_common()),
             "planning": _planning(report),
-            "files": [{"path": f.path, "lines": f.lines, "skipped": f.skipped,
+            "files": [{"path": f.path, "notebook": f.notebook is not None,
+                       "lines": f.lines, "skipped": f.skipped,
                        "constructs": f.found, "mapped": f.mapped, "rate": f.line_rate,
                        "mapped_rate": f.rate, "rewritten": f.rewritten,
                        "line_status": {str(k): v for k, v in f.line_status.items()},
@@ -806,6 +828,8 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
            f"| {t['files']} | {t['lines']} | {t['lines_using']} | {t['lines_converted']} | "
            f"{t['lines_decision']} | {t['lines_no_counterpart']} | {_pct(t['rate'])} | "
            f"{t['constructs']} | {t['mapped']} | {t['with_gotchas']} |", ""]
+    if report.notebooks():
+        out += [NOTEBOOK_LINES, ""]
     if len(report.analysed) > 1:
         out += [f"| file | lines using {src} | converted | need a decision | no counterpart | "
                 "gotchas | blockers | conversion rate |", "|---|---|---|---|---|---|---|---|"]
@@ -919,7 +943,9 @@ def to_text(report: Report, base: str = "") -> str:
     if report.skipped:
         out.append(f"{len(report.skipped)} files skipped (reasons above)")
     if report.ignored:
-        out.append(f"{report.ignored} files that are not .py ignored")
+        out.append(f"{report.ignored} files that are not .py or .ipynb ignored")
+    if report.notebooks():
+        out.append(f"{_n(len(report.notebooks()), 'notebook')}: {NOTEBOOK_LINES}")
     first = report.read_first()
     if first:
         out.append("read first: " + "; ".join(f"{w} ({_link(base, u)})" for w, u, _ in first))

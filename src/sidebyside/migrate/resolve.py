@@ -221,6 +221,8 @@ class _Walker(ast.NodeVisitor):
         self.scope_f: list[str | None] = [None]   # the F of the hybrid_forward we are in
         self.class_stack: list[str | None] = []   # the framework base of the classes we are in
         self.transform_fns: set[str] = set()      # functions a Gluon dataset calls per sample
+        self.returns: list[list[str | None]] = []  # per function being walked: what it returns
+        self.function_types: dict[str, str] = {}   # module-level function -> the class it returns
 
     # -- naming ------------------------------------------------------------------------
     def _resolve(self, node) -> tuple[str, str, str] | None:
@@ -353,11 +355,26 @@ class _Walker(ast.NodeVisitor):
                     del self.types[key]
         if node.name in self.transform_fns and a.args and a.args[0].arg != "self":
             self.types[a.args[0].arg] = names.NDARRAY  # a Gluon dataset's sample
+        self.returns.append([])
         for stmt in node.body:
             self.visit(stmt)
+        returned = self.returns.pop()
+        # a module-level function whose every return gives one framework class: a call of it
+        # builds that class (``netG = get_netG()``)
+        if not self.class_stack and not self.returns and returned \
+                and returned[0] is not None and len(set(returned)) == 1:
+            self.function_types[node.name] = returned[0]
+        else:
+            self.function_types.pop(node.name, None)
         on_self = {k: v for k, v in self.types.items() if k.startswith("self.")}
         self.types = {**saved, **on_self}
         self.scope_f.pop()
+
+    def visit_Return(self, node):
+        self.generic_visit(node)
+        if self.returns:
+            self.returns[-1].append(self._type_of(node.value) if node.value is not None
+                                    else None)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -399,6 +416,9 @@ class _Walker(ast.NodeVisitor):
             func = value.func
             if isinstance(func, ast.Name) and func.id in self.block_classes:
                 return _self_type(self.block_classes[func.id])
+            if isinstance(func, ast.Name) and func.id in self.function_types \
+                    and func.id not in self.types:
+                return self.function_types[func.id]
             key = ".".join(_dotted(func) or [])
             if key in self.types and self.types[key] in (names.BLOCK, names.MODULE):
                 return names.NDARRAY if self.types[key] == names.BLOCK else names.TENSOR
