@@ -37,7 +37,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "split-and-load", "autograd-backward", "nd-waitall", "vision-to-tensor",
            "vision-normalize", "vision-compose", "trainer-adam", "trainer-set-learning-rate",
            "trainer-learning-rate", "batchnorm-scoped", "dropout-scoped", "record-scope",
-           "train-mode-scope", "predict-mode-scope", "is-training", "nd-array-copy"}
+           "train-mode-scope", "predict-mode-scope", "is-training", "nd-array-copy",
+           "metric-mse", "metric-mae", "metric-rmse", "l2-loss", "l1-loss"}
 
 
 def drafted(code: str):
@@ -388,6 +389,62 @@ def test_array_copies_keep_or_set_the_dtype_as_mxnet():
         assert m.dtype == t.dtype and m.shape == t.shape, name
         np.testing.assert_array_equal(t, m)
     assert pt_env["source"][0, 0] == 0 == mx_env["source"][0, 0].asscalar()   # copies
+
+
+def test_regression_metrics_average_batches_as_mxnet():
+    rng = np.random.default_rng(7)
+    updates = [(rng.standard_normal(5), rng.standard_normal(5)),
+               (rng.standard_normal((3, 2)), rng.standard_normal((3, 2))),
+               (rng.standard_normal(8), rng.standard_normal((8, 1)))]
+    code = textwrap.dedent("""\
+        mse = mx.metric.MSE()
+        mae = mx.metric.MAE(name='l1')
+        rmse = mx.metric.RMSE()
+        results = []
+        for label, pred in updates:
+            mse.update([label], [pred])
+            mae.update([label], [pred])
+            rmse.update([label], [pred])
+            results.append([mse.get(), mae.get(), rmse.get()])
+        """)
+    mx_env = run_mxnet(code, updates=[(nd.array(a, dtype="float64"), nd.array(b, dtype="float64"))
+                                      for a, b in updates])
+    pt_env = run_draft(code, {"metric-mse", "metric-mae", "metric-rmse", "metric-update",
+                              "metric-get"},
+                       updates=[(torch.from_numpy(a), torch.from_numpy(b)) for a, b in updates])
+    for mx_row, pt_row in zip(mx_env["results"], pt_env["results"], strict=True):
+        assert [n for n, _ in mx_row] == [n for n, _ in pt_row] == ["mse", "l1", "rmse"]
+        np.testing.assert_allclose([v for _, v in pt_row], [v for _, v in mx_row], rtol=1e-12)
+    # the mean over batches, not samples: batches of 5, 3 and 8 weigh the same
+    per_batch = [np.mean((a.reshape(len(a), -1) - b.reshape(len(b), -1)) ** 2)
+                 for a, b in updates]
+    assert abs(mx_env["results"][-1][0][1] - np.mean(per_batch)) < 1e-12
+
+
+def test_l2_and_l1_losses_give_gluons_per_sample_values():
+    rng = np.random.default_rng(8)
+    pred, label = rng.standard_normal((4, 3, 2)), rng.standard_normal((4, 6))   # reshaped
+    weights = rng.random((4, 1, 1))
+    column = rng.standard_normal((2, 5))
+    code = textwrap.dedent("""\
+        l2 = gluon.loss.L2Loss()
+        l1 = gluon.loss.L1Loss()
+        heavy = gluon.loss.L2Loss(weight=3.0)
+        by_column = gluon.loss.L1Loss(weight=0.5, batch_axis=1)
+        out = [l2(pred, label), l1(pred, label), heavy(pred, label, weights),
+               by_column(column, column * 0), l2(column[0], column[1])]
+        """)
+    mx_env = run_mxnet(code, pred=nd.array(pred, dtype="float64"),
+                       label=nd.array(label, dtype="float64"),
+                       weights=nd.array(weights, dtype="float64"),
+                       column=nd.array(column, dtype="float64"))
+    pt_env = run_draft(code, {"l2-loss", "l1-loss"}, pred=torch.from_numpy(pred),
+                       label=torch.from_numpy(label), weights=torch.from_numpy(weights),
+                       column=torch.from_numpy(column))
+    for m, t in zip(mx_env["out"], pt_env["out"], strict=True):
+        assert m.shape == tuple(t.shape)
+        np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-15)
+    assert [m.shape for m in mx_env["out"]] == [(4,), (4,), (4,), (5,), (5,)]
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

@@ -44,6 +44,7 @@ X3 = _u(2, 3, 4)
 IMG = _u(2, 2, 6, 6)
 POS = _u(2, 3, lo=0.5, hi=3.0)
 VOL = _u(2, 2, 4, 4, 4)
+SHUFFLE = _u(2, 8, 3, 3)
 TYPED = "x = nd.array(x_np, dtype='float32')\n"
 
 _DOMAIN = {"log": POS, "log2": POS, "log10": POS, "sqrt": POS, "rsqrt": POS,
@@ -137,6 +138,8 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("dropout", {"dropout"}, "import pytest\nresult = nn.Dropout(0.5)", {"x": X},
          call=("x",)),     # a file that imports more than MXNet: a plain torch Dropout
     Case("leaky-relu", {"leaky-relu"}, "result = nn.LeakyReLU(0.2)", {"x": X}, call=("x",)),
+    Case("pixel-shuffle-2d", {"pixel-shuffle-2d"}, "result = gluon.contrib.nn.PixelShuffle2D(2)",
+         {"x": SHUFFLE}, call=("x",)),
     Case("leaky-relu-keyword", {"leaky-relu"}, "result = nn.LeakyReLU(alpha=0.1, prefix='lr_')",
          {"x": X}, call=("x",)),
     *[Case(f"activation-{a}", {"activation"}, f"result = nn.Activation('{a}')", {"x": X * 3},
@@ -421,6 +424,10 @@ NEGATIVE = [
     ("avgpool2d", "result = nn.AvgPool2D(2, ceil_mode=True)"),
     ("dropout", "result = nn.Dropout(0.5, axes=(1,))"),
     ("leaky-relu", "result = nn.LeakyReLU()"),
+    ("pixel-shuffle-2d", "result = gluon.contrib.nn.PixelShuffle2D((2, 3))"),
+    ("l2-loss", "result = gluon.loss.L2Loss(1.0, 0, None, extra)"),
+    ("l1-loss", "result = gluon.loss.L1Loss(**options)"),
+    ("metric-mse", "result = mx.metric.MSE('mse', ['out'])"),
     ("trainer-adam", "net = nn.Dense(3)\n"
                      "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
     ("trainer-adam", "net = nn.Dense(3)\n"
@@ -499,3 +506,63 @@ def test_a_name_is_looked_up_in_the_scope_python_gives_it():
     assert "net.append(torch.nn.LazyLinear(5))" in d.source
     for rate in ("1", "3"):
         assert f"net.add(torch.nn.LazyLinear({rate}))" in d.source
+
+
+STRUCTURED = textwrap.dedent("""\
+    import mxnet as mx
+    from mxnet import autograd, gluon
+    from mxnet.gluon import nn
+
+
+    @staticmethod
+    def helper(): pass; x = 1
+
+
+    class Net(gluon.HybridBlock):
+        def __init__(self):
+            super().__init__()
+            with self.name_scope():
+                self.fc = nn.Dense(3, in_units=4)
+
+        def hybrid_forward(self, F, x):
+            return self.fc(x)
+
+
+    net = Net()
+    if True:
+        net.initialize()
+
+    # the comment above hybridize stays
+    net.hybridize()
+    a = 1; b = 2
+
+
+    def step(x):
+        with autograd.record():
+            y = net(x)
+        return y
+    net.hybridize()
+    """)
+
+
+def test_the_structural_pass_reads_only_the_statements_it_changes():
+    from sidebyside.migrate import structure
+
+    d = draft(analyse(STRUCTURED, "structured.py"))
+    assert structure.HANDSHAKE not in d.source
+    assert "class Net(torch.nn.Module):" in d.source and "def forward(self, x):" in d.source
+    assert "hybridize()" not in d.source and "name_scope" not in d.source
+    assert "\n    y = net(x)\n    return y\n" in d.source                  # record() unwrapped
+    assert "# the comment above hybridize stays\na = 1; b = 2\n" in d.source
+    assert "\npass" not in d.source          # a module's last statement dropped: no pass left
+    spans = structure._top_level_spans(STRUCTURED)
+    lines = STRUCTURED.splitlines(keepends=True)
+    assert "".join("".join(lines[a:b]) for a, b in spans) == STRUCTURED
+    assert any("def helper(): pass; x = 1" in "".join(lines[a:b]) for a, b in spans)
+    # the same draft as LibCST over the whole module gives
+    whole = structure._top_level_spans
+    try:
+        structure._top_level_spans = lambda src: [(0, len(src.splitlines(keepends=True)))]
+        assert draft(analyse(STRUCTURED, "structured.py")).source == d.source
+    finally:
+        structure._top_level_spans = whole

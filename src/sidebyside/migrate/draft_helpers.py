@@ -345,6 +345,72 @@ def gluon_waitall():
         torch.cuda.synchronize()
 
 
+class GluonRegressionMetric:
+    """mx.metric.MSE / MAE / RMSE (``kind`` "mse", "mae", "rmse"): each ``update(labels,
+    preds)`` pair (1-D arrays as columns) adds its batch's mean squared error (absolute error;
+    the root of the mean squared) as one instance: ``get()`` is the mean over batches, not over
+    samples, as Gluon's."""
+
+    def __init__(self, kind, name=None):
+        if kind not in ("mse", "mae", "rmse"):
+            raise ValueError(f"kind must be mse, mae or rmse, not {kind!r}")
+        self.kind, self.name = kind, name or kind
+        self.reset()
+
+    def reset(self):
+        self.sum_metric, self.num_inst = 0.0, 0
+
+    def update(self, labels, preds):
+        import torch
+
+        if isinstance(labels, torch.Tensor):
+            labels, preds = [labels], [preds]
+        if len(labels) != len(preds):
+            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
+        for label, pred in zip(labels, preds):
+            label = label.detach().cpu().double()
+            pred = pred.detach().cpu().double()
+            label = label.reshape(-1, 1) if label.dim() == 1 else label
+            pred = pred.reshape(-1, 1) if pred.dim() == 1 else pred
+            diff = label - pred
+            value = diff.abs().mean() if self.kind == "mae" else diff.square().mean()
+            self.sum_metric += float(value.sqrt() if self.kind == "rmse" else value)
+            self.num_inst += 1
+
+    def get(self):
+        return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
+def gluon_loss_mean(loss, weight, sample_weight, batch_axis):
+    """A Gluon loss's last steps: times ``sample_weight`` (broadcast) and ``weight`` (a
+    number, or None), then the mean over every axis but ``batch_axis``: one value per sample."""
+    if sample_weight is not None:
+        loss = loss * sample_weight
+    if weight is not None:
+        loss = loss * weight
+    axes = tuple(d for d in range(loss.dim()) if d != batch_axis % max(loss.dim(), 1))
+    return loss.mean(dim=axes) if axes else loss
+
+
+def gluon_l2_loss(weight=1.0, batch_axis=0):
+    """gluon.loss.L2Loss(weight, batch_axis): ``loss(pred, label, sample_weight=None)`` is
+    weight/2 · (label − pred)², the label reshaped to the prediction's shape, averaged per
+    sample (torch.nn.MSELoss averages over everything, without the 1/2)."""
+    def loss(pred, label, sample_weight=None):
+        return gluon_loss_mean((label.reshape(pred.shape) - pred).square(), weight / 2,
+                               sample_weight, batch_axis)
+    return loss
+
+
+def gluon_l1_loss(weight=None, batch_axis=0):
+    """gluon.loss.L1Loss(weight, batch_axis): ``loss(pred, label, sample_weight=None)`` is
+    weight · |label − pred| (no weight: 1), averaged per sample."""
+    def loss(pred, label, sample_weight=None):
+        return gluon_loss_mean((label.reshape(pred.shape) - pred).abs(), weight,
+                               sample_weight, batch_axis)
+    return loss
+
+
 class GluonToTensor:
     """gluon.data.vision.transforms.ToTensor(): an image (H, W, C) or a batch (N, H, W, C) with
     values in [0, 255] to float32 (C, H, W) or (N, C, H, W) in [0, 1]."""
@@ -423,6 +489,8 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),
     "gluon_array": (), "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
+    "GluonRegressionMetric": (), "gluon_loss_mean": (),
+    "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
 }
 

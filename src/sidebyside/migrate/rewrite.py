@@ -797,6 +797,37 @@ def _batchnorm(site, analysis, text_of):
     return f"gluon_scoped(gluon_batch_norm({', '.join(parts)}))"
 
 
+def _pointwise_loss(helper: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("weight", "batch_axis", "prefix"))
+        if args is None:
+            return None
+        return f"{helper}(" + ", ".join(f"{k}={text_of(args[k])}" for k in ("weight", "batch_axis")
+                                        if k in args) + ")"
+    return rewrite
+
+
+_helper_rule("l2-loss", ["mx.gluon.loss.L2Loss"], "gluon.loss.L2Loss()", "gluon_l2_loss()",
+             "weight and batch_axis: per sample, the mean of weight/2 · (label − pred)² over "
+             "the other axes (the label reshaped to the prediction), sample_weight at the call",
+             ["gluon_l2_loss"])(_pointwise_loss("gluon_l2_loss"))
+_helper_rule("l1-loss", ["mx.gluon.loss.L1Loss"], "gluon.loss.L1Loss()", "gluon_l1_loss()",
+             "weight and batch_axis: per sample, the mean of weight · |label − pred| over the "
+             "other axes, sample_weight at the call", ["gluon_l1_loss"])(
+    _pointwise_loss("gluon_l1_loss"))
+
+
+@_rule("pixel-shuffle-2d", ["mx.gluon.contrib.nn.PixelShuffle2D"],
+       "gluon.contrib.nn.PixelShuffle2D(3)", "torch.nn.PixelShuffle(3)",
+       "one factor (not a pair): (N, C·f², H, W) to (N, C, H·f, W·f), the channels taken in "
+       "the same order")
+def _pixel_shuffle(site, analysis, text_of):
+    args = _bind(_call(site), ("factor", "prefix"), 1)
+    if args is None or isinstance(args["factor"], (ast.Tuple, ast.List)):
+        return None
+    return f"torch.nn.PixelShuffle({text_of(args['factor'])})"
+
+
 _ACTIVATION_LAYERS = {**_ACTIVATIONS, "softrelu": "Softplus"}
 
 
@@ -1299,8 +1330,28 @@ def _topk_metric(site, analysis, text_of):
                                             if k in args) + ")"
 
 
+def _regression_metric(kind: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("name",))
+        if args is None:
+            return None
+        return f"GluonRegressionMetric({kind!r}" + (
+            f", name={text_of(args['name'])}" if "name" in args else "") + ")"
+    return rewrite
+
+
+for _kind in ("MSE", "MAE", "RMSE"):
+    _RULES.append(Rule(
+        f"metric-{_kind.lower()}", (f"mx.metric.{_kind}", f"mx.gluon.metric.{_kind}"),
+        f"mx.metric.{_kind}()", f"GluonRegressionMetric({_kind.lower()!r})",
+        "name only: each update adds one batch's value (1-D arrays as columns), get() their "
+        "mean over batches, as Gluon's", _regression_metric(_kind.lower())))
+    RULE_HELPERS[f"metric-{_kind.lower()}"] = ("GluonRegressionMetric",)
+
+
 #: the rules that build a metric whose helper keeps Gluon's update / get / reset
-_METRIC_RULES = ("metric-accuracy", "metric-loss", "metric-topk")
+_METRIC_RULES = ("metric-accuracy", "metric-loss", "metric-topk", "metric-mse", "metric-mae",
+                 "metric-rmse")
 
 
 def _metric_method(method: str, params: tuple[str, ...]):
@@ -1318,7 +1369,7 @@ def _metric_method(method: str, params: tuple[str, ...]):
 for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
     _RULES.append(Rule(
         f"metric-{_m}", tuple(f"mx.metric.{c}.{_m}" for c in (
-            "EvalMetric", "Accuracy", "Loss", "TopKAccuracy")),
+            "EvalMetric", "Accuracy", "Loss", "TopKAccuracy", "MSE", "MAE", "RMSE")),
         f"mx.metric.Accuracy().{_m}({', '.join(_p)})", f"GluonAccuracy().{_m}({', '.join(_p)})",
         "the metric built by metric-accuracy, metric-loss or metric-topk wherever it is "
         "assigned: their helpers have Gluon's methods, so the call stays as it is",
@@ -1576,7 +1627,20 @@ def _self_contained(analysis: Analysis) -> bool:
     """Whether every module the file imports is MXNet's, numpy's or the standard library's:
     its layers are all its own (a model imported from another file, or from a model zoo,
     would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or RNN
-    API."""
+    API. Worked out once per analysis."""
+    cached = _CONTAINED.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    answer = _imports_and_apis_own(analysis)
+    _CONTAINED.clear()
+    _CONTAINED[id(analysis)] = (analysis, answer)
+    return answer
+
+
+_CONTAINED: dict[int, tuple] = {}
+
+
+def _imports_and_apis_own(analysis: Analysis) -> bool:
     import sys
 
     if any(w in s.name for s in analysis.sites for w in _OTHER_APIS):

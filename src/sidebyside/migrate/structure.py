@@ -59,13 +59,50 @@ def apply(source: str, original: str | None = None) -> tuple[str, list[str]]:
         import libcst as cst
 
         unwrap = _Unwrap()
-        source = cst.parse_module(source).visit(unwrap).code
+        lines = source.splitlines(keepends=True)
+        parts = []
+        for start, end in _top_level_spans(source):   # LibCST only where a handshake is
+            chunk = "".join(lines[start:end])
+            if HANDSHAKE in chunk:
+                # a statement above, so that the comments are the next one's leading lines
+                # (the first statement's would be the module's header); the chunk's newline
+                found = re.search(r"\r\n|\r|\n", chunk)
+                anchor = "pass" + (found.group(0) if found else "\n")
+                done_chunk = cst.parse_module(anchor + chunk).visit(unwrap).code
+                if not done_chunk.startswith("pass"):    # pragma: no cover - a bug here
+                    raise RuntimeError("internal error: the structural pass lost its anchor")
+                # (a last statement dropped from a file without a final newline: "pass" alone)
+                chunk = done_chunk[len(anchor):] if done_chunk.startswith(anchor) else ""
+            parts.append(chunk)
+        source = "".join(parts)
         done = unwrap.done
     left = _HANDSHAKE.search(source)
     if left:
         raise RuntimeError(f"internal error: the structural rule {left.group(1)} was not "
                            "carried out; the draft is not written")
     return _drop_unused_imports(source, original), done
+
+
+def _top_level_spans(source: str) -> list[tuple[int, int]]:
+    """The module cut into runs of lines ``[start, end)`` (0-based), one per top-level
+    statement with the comments and blank lines above it (statements sharing a line stay in
+    one run), and the lines after the last: each parses alone, and a handshake comment is in
+    the run of the statement below it. LibCST's parse is the slow part of a draft (a few
+    thousand lines per second): it reads only the runs that hold a handshake."""
+    import ast
+
+    spans: list[list[int]] = []
+    end = 0
+    for stmt in ast.parse(source).body:
+        if spans and stmt.lineno <= end:           # on the line the last one ends on
+            spans[-1][1] = end = max(end, stmt.end_lineno or stmt.lineno)
+            continue
+        spans.append([end, stmt.end_lineno or stmt.lineno])
+        end = spans[-1][1]
+    total = len(source.splitlines(keepends=True))
+    if end < total:
+        spans.append([end, total])
+    return [(a, b) for a, b in spans]
 
 
 def _drop_unused_imports(source: str, original: str | None) -> str:
@@ -177,9 +214,10 @@ def _unwrap_class():
             return updated.with_changes(leading_lines=kept, bases=[base],
                                         body=updated.body.with_changes(body=body))
 
-        def _dropped(self, body):
+        def _dropped(self, body, module=False):
             """The statements of a block without the dropped ones; the comments above a
-            dropped statement move to the next one (or a ``pass`` takes its place)."""
+            dropped statement move to the next one (or a ``pass`` takes its place; at the end
+            of a module they are its footer: ``(statements, footer lines)``)."""
             out, pending = [], []
             for stmt in body:
                 rule, kept = _handshake_rule(getattr(stmt, "leading_lines", ()))
@@ -191,9 +229,11 @@ def _unwrap_class():
                     stmt = stmt.with_changes(leading_lines=[*pending, *stmt.leading_lines])
                     pending = []
                 out.append(stmt)
+            if module and out:
+                return out, pending
             if pending or not out:
                 out.append(cst.SimpleStatementLine(body=[cst.Pass()], leading_lines=pending))
-            return out
+            return (out, []) if module else out
 
         def leave_IndentedBlock(self, original, updated):
             if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
@@ -204,7 +244,8 @@ def _unwrap_class():
         def leave_Module(self, original, updated):
             if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
                    for s in updated.body):
-                return updated.with_changes(body=self._dropped(updated.body))
+                body, footer = self._dropped(updated.body, module=True)
+                return updated.with_changes(body=body, footer=[*footer, *updated.footer])
             return updated
     return Unwrap
 
