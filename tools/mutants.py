@@ -850,6 +850,60 @@ def catalogue_swaps(n=CATALOGUE_SWAPS, seed=CATALOGUE_SEED):
     return out
 
 
+# ======================================================= sidebyside.migrate: the draft's helpers
+# each a port the draft could plausibly write instead; its test runs the draft against MXNet
+HELPERS = "src/sidebyside/migrate/draft_helpers.py"
+RULES_PY = "src/sidebyside/migrate/rewrite.py"
+PORT = "tests/test_migrate_port.py"
+src(HELPERS, "draft-adam-epsilon-corrected",
+    'p.sub_(lr_t * state["mean"] / (state["var"].sqrt() + f32(group["epsilon"])))',
+    'p.sub_(lr_t * state["mean"] / (state["var"].sqrt()\n'
+    '                                      + f32(group["epsilon"]) * math.sqrt(1 - b2 ** t)))',
+    "default-changed", "Trainer('adam') drafted with torch.optim.Adam's epsilon (added to the "
+    "bias-corrected second moment): another update",
+    targets=(f"{PORT}::test_trainer_adam_steps_as_mxnet_in_float64",))
+src(HELPERS, "draft-split-remainder-last",
+    "zip(torch.tensor_split(data, n, dim=batch_axis), ctx_list)",
+    "zip(torch.split(data, data.shape[batch_axis] // n, dim=batch_axis), ctx_list)",
+    "off-by-one", "split_and_load drafted with equal slices and the remainder dropped (Gluon "
+    "gives the first size % n slices one more)",
+    targets=(f"{PORT}::test_split_and_load_cuts_as_mxnet",))
+src(HELPERS, "draft-topk-one-short", "pred.topk(min(self.top_k, pred.shape[1]), dim=1)",
+    "pred.topk(min(self.top_k - 1, pred.shape[1]), dim=1)", "off-by-one",
+    "TopKAccuracy(k) drafted counting the top k - 1",
+    targets=(f"{PORT}::test_loss_and_topk_metrics_count_as_mxnet",))
+src(HELPERS, "draft-batchnorm-momentum-kept", "momentum=1 - momentum, affine=affine",
+    "momentum=momentum, affine=affine", "momentum-complement",
+    "Gluon's BatchNorm momentum 0.9 written as torch's momentum=0.9",
+    targets=(f"{PORT}::test_scopes_train_and_predict_as_gluon",))
+src(HELPERS, "draft-l2-loss-no-half", "pred).square(), weight / 2,", "pred).square(), weight,",
+    "scale", "L2Loss drafted as the squared error without Gluon's 1/2",
+    targets=(f"{PORT}::test_l2_and_l1_losses_give_gluons_per_sample_values",))
+src(HELPERS, "draft-mse-per-sample", "            self.num_inst += 1\n",
+    "            self.num_inst += label.shape[0]\n", "scale",
+    "mx.metric.MSE drafted as a mean over samples (Gluon averages the per-batch means)",
+    targets=(f"{PORT}::test_regression_metrics_average_batches_as_mxnet",))
+src(HELPERS, "draft-loss-metric-per-batch", "            self.num_inst += pred.numel()\n",
+    "            self.num_inst += 1\n", "scale",
+    "mx.metric.Loss drafted as the mean of per-batch sums (Gluon divides by every value seen)",
+    targets=(f"{PORT}::test_loss_and_topk_metrics_count_as_mxnet",))
+src(HELPERS, "draft-array-always-float32",
+    "        out = source_array.detach().clone()\n",
+    "        out = source_array.detach().clone().to(torch.float32)\n", "dtype",
+    "nd.array(NDArray) drafted as float32 whatever the source's dtype (Gluon keeps it)",
+    targets=(f"{PORT}::test_array_copies_keep_or_set_the_dtype_as_mxnet",))
+src(HELPERS, "draft-scoped-layers-always-train", "        layer.training = GluonMode.training\n",
+    "        layer.training = True\n", "mode",
+    "Dropout and BatchNorm drafted in torch's default train mode: they drop and use batch "
+    "statistics outside record() too",
+    targets=(f"{PORT}::test_scopes_train_and_predict_as_gluon",))
+src(RULES_PY, "draft-record-scope-predicts",
+    "return f\"gluon_scope({text_of(args['train_mode']) if args else 'True'})\"",
+    "return f\"gluon_scope({text_of(args['train_mode']) if args else 'False'})\"", "mode",
+    "autograd.record() drafted as a predicting scope (Gluon trains inside record())",
+    targets=(f"{PORT}::test_scopes_train_and_predict_as_gluon",))
+
+
 MUTANTS.extend(catalogue_swaps())
 
 
