@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+import mxnet as mx
 from mxnet import gluon, nd
 
 from sidebyside.catalogue.run import _ks
@@ -38,7 +39,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-normalize", "vision-compose", "trainer-adam", "trainer-set-learning-rate",
            "trainer-learning-rate", "batchnorm-scoped", "dropout-scoped", "record-scope",
            "train-mode-scope", "predict-mode-scope", "is-training", "nd-array-copy",
-           "metric-mse", "metric-mae", "metric-rmse", "l2-loss", "l1-loss"}
+           "metric-mse", "metric-mae", "metric-rmse", "l2-loss", "l1-loss", "reset-ctx",
+           "params-zero-grad", "params-grad-req"}
 
 
 def drafted(code: str):
@@ -310,6 +312,35 @@ def test_scopes_train_and_predict_as_gluon():
     for m, t in zip(mx_env["predicted"], again):
         np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-5, atol=1e-5)
     assert not np.allclose(mx_env["predicted"][1].asnumpy(), mx_env["trained"][-1][1].asnumpy())
+
+
+def test_collected_parameters_move_clear_and_freeze_as_mxnet():
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((4, 2))
+    code = textwrap.dedent("""\
+        net = nn.Dense(3, in_units=2, flatten=False)
+        net.initialize()
+        net.collect_params().reset_ctx(mx.cpu())
+        with autograd.record():
+            y = net(x)
+        y.backward()
+        net.collect_params().zero_grad()
+        net.collect_params().setattr('grad_req', 'null')
+        net.collect_params().setattr('grad_req', 'write')
+        net.collect_params().setattr('grad_req', 'null')
+        """)
+    mx_env = run_mxnet(code, x=nd.array(x))
+    pt_env = run_draft(code, {"reset-ctx", "params-zero-grad", "params-grad-req"},
+                       x=torch.from_numpy(x).float())
+    mx_params = list(mx_env["net"].collect_params().values())
+    pt_params = list(pt_env["net"].parameters())
+    assert [p.list_ctx() for p in mx_params] == [[mx.cpu()]] * 2
+    assert all(p.device == torch.device("cpu") for p in pt_params)
+    assert [p.grad_req for p in mx_params] == ["null", "null"]
+    assert [p.requires_grad for p in pt_params] == [False, False]
+    assert all(p.grad is not None and not p.grad.any() for p in pt_params)   # zeros, not None
+    with pytest.raises(ValueError, match="2 devices: in PyTorch one process per device"):
+        pt_env["gluon_reset_ctx"](pt_env["net"], [torch.device("cpu")] * 2)
 
 
 # -- metrics ---------------------------------------------------------------------------------

@@ -141,6 +141,19 @@ def gluon_batch_norm(momentum=0.9, epsilon=1e-5, in_channels=0, affine=True):
     return GluonBatchNorm(in_channels, **options) if in_channels else GluonBatchNorm(**options)
 
 
+def gluon_reset_ctx(module, ctx):
+    """net.collect_params().reset_ctx(ctx): the module's parameters and buffers moved to the
+    device ``ctx`` (or the one device of a list). Several devices: one process holding a copy
+    on each is Gluon's data parallelism, which PyTorch does with DistributedDataParallel: a
+    ValueError says so."""
+    if isinstance(ctx, (list, tuple)):
+        if len(ctx) != 1:
+            raise ValueError(f"reset_ctx on {len(ctx)} devices: in PyTorch one process per "
+                             "device, with DistributedDataParallel (notebook 9)")
+        ctx = ctx[0]
+    return module.to(ctx)
+
+
 def gluon_trainer_step(optimizer, batch_size):
     """Trainer.step(batch_size): the gradients divided by ``batch_size``, one update, then the
     gradients cleared (Gluon's backward writes them, PyTorch's adds to them)."""
@@ -485,6 +498,7 @@ HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
     "gluon_batch_norm": (),
+    "gluon_reset_ctx": (),
     "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (), "gluon_adam": (),
     "gluon_set_learning_rate": (),
     "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),

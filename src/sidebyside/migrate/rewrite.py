@@ -1272,6 +1272,59 @@ def _learning_rate(site, analysis, text_of):
     return f"{_atom(node.value, text_of(node.value))}.param_groups[0]['lr']"
 
 
+def _on_collect_params(site) -> ast.AST | None:
+    """The block ``net`` of ``net.collect_params().method(...)`` (no select pattern), else
+    None."""
+    recv = _receiver(site)
+    if isinstance(recv, ast.Call) and not recv.args and not recv.keywords \
+            and isinstance(recv.func, ast.Attribute) and recv.func.attr == "collect_params":
+        return recv.func.value
+    return None
+
+
+@_helper_rule("reset-ctx", ["mx.gluon.ParameterDict.reset_ctx"],
+              "nn.Dense(3, in_units=2).collect_params().reset_ctx(mx.cpu())",
+              "gluon_reset_ctx(torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)), "
+              "torch.device('cpu'))",
+              "on net.collect_params() (every parameter), ctx one device or a list of one: the "
+              "module moved there; several devices are DistributedDataParallel's, and the "
+              "helper says so", ["gluon_reset_ctx"])
+def _reset_ctx(site, analysis, text_of):
+    args, net = _bind(_call(site), ("ctx",), 1), _on_collect_params(site)
+    if args is None or net is None:
+        return None
+    _consume(text_of, _receiver(site))
+    return f"gluon_reset_ctx({text_of(net)}, {text_of(args['ctx'])})"
+
+
+@_rule("params-zero-grad", ["mx.gluon.ParameterDict.zero_grad"],
+       "nn.Dense(3, in_units=2).collect_params().zero_grad()",
+       "torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)).zero_grad("
+       "set_to_none=False)",
+       "on net.collect_params(), no arguments: every gradient set to zero (PyTorch's default "
+       "would drop them: None)")
+def _params_zero_grad(site, analysis, text_of):
+    call, net = _call(site), _on_collect_params(site)
+    if call is None or call.args or call.keywords or net is None:
+        return None
+    _consume(text_of, _receiver(site))
+    return f"{_atom(net, text_of(net))}.zero_grad(set_to_none=False)"
+
+
+@_rule("params-grad-req", ["mx.gluon.ParameterDict.setattr"],
+       "nn.Dense(3, in_units=2).collect_params().setattr('grad_req', 'null')",
+       "torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)).requires_grad_(False)",
+       "on net.collect_params(), ('grad_req', 'null' or 'write'): the parameters frozen or "
+       "trained ('add', which accumulates, is PyTorch's own behaviour and needs a decision)")
+def _params_grad_req(site, analysis, text_of):
+    args, net = _bind(_call(site), ("name", "value"), 2), _on_collect_params(site)
+    if args is None or net is None or _literal(args["name"]) != "grad_req" \
+            or _literal(args["value"]) not in ("null", "write"):
+        return None
+    _consume(text_of, _receiver(site))
+    return f"{_atom(net, text_of(net))}.requires_grad_({_literal(args['value']) == 'write'})"
+
+
 def _consume(text_of, node: ast.AST) -> None:
     """Tell the writer that a rule rewrote the MXNet construct ``node`` as part of its own
     (``net.collect_params()`` inside ``Trainer``): it does not keep the call as it is."""
