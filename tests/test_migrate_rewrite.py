@@ -133,8 +133,11 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          {"x": IMG}, call=("x",)),
     Case("avgpool-nopad", {"avgpool2d"},
          "result = nn.AvgPool2D(3, 2, 1, count_include_pad=False)", {"x": IMG}, call=("x",)),
-    Case("dropout-scoped", {"dropout-scoped"}, "result = nn.Dropout(0.5)", {"x": X},
+    Case("dropout-scoped", {"dropout-scoped"},
+         "with mx.autograd.predict_mode():\n    pass\nresult = nn.Dropout(0.5)", {"x": X},
          call=("x",)),
+    Case("dropout-layers-only", {"dropout"}, "result = nn.Dropout(0.5)", {"x": X},
+         call=("x",)),   # no scope set here: another file trains it, torch's Dropout
     Case("dropout", {"dropout"}, "import pytest\nresult = nn.Dropout(0.5)", {"x": X},
          call=("x",)),     # a file that imports more than MXNet: a plain torch Dropout
     Case("leaky-relu", {"leaky-relu"}, "result = nn.LeakyReLU(0.2)", {"x": X}, call=("x",)),
@@ -322,7 +325,9 @@ def test_rules_are_documented():
             d, _ = _port(f"x = nd.array([1.0])\nnet = nn.Sequential()\n{r.before}")
             assert r.before.splitlines()[0] not in d.source, d.source
             continue
-        d, _ = _port(f"x = nd.array([1.0])\ny = x\nresult = {r.before}")
+        # a file that sets Gluon's scope (dropout-scoped, batchnorm-scoped need one)
+        d, _ = _port("with mx.autograd.predict_mode():\n    pass\n"
+                     f"x = nd.array([1.0])\ny = x\nresult = {r.before}")
         assert r.after in d.source, f"{r.name}: {r.before} gave\n{d.source}"
 
 

@@ -755,11 +755,12 @@ def _sce(site, analysis, text_of):
 @_helper_rule("dropout-scoped", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)",
               "gluon_scoped(torch.nn.Dropout(0.5))",
               "rate only (no axes), in a file whose layers are all its own (it imports no "
-              "model from another file): it drops only in training, as Gluon's scope says "
-              "(inside autograd.record(), rewritten to gluon_scope)", ["gluon_scoped"])
+              "model from another file) and that sets the scope (record(), train_mode(), "
+              "predict_mode()): it drops only in training, as Gluon's scope says (inside "
+              "autograd.record(), rewritten to gluon_scope)", ["gluon_scoped"])
 def _dropout_scoped(site, analysis, text_of):
     args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
-    if args is None or not _absent_or(args, "axes", (), []) or not _self_contained(analysis):
+    if args is None or not _absent_or(args, "axes", (), []) or not _scoped_file(analysis):
         return None
     return f"gluon_scoped(torch.nn.Dropout({text_of(args['rate'])}))"
 
@@ -777,15 +778,16 @@ def _dropout(site, analysis, text_of):
 @_helper_rule("batchnorm-scoped", ["mx.gluon.nn.BatchNorm"], "nn.BatchNorm()",
               "gluon_scoped(gluon_batch_norm())",
               "axis 1, momentum, epsilon, in_channels, center and scale both or neither, no "
-              "use_global_stats or initializers, in a file whose layers are all its own: "
-              "batch statistics in training, running ones in prediction, as Gluon's scope says",
+              "use_global_stats or initializers, in a file whose layers are all its own and "
+              "that sets the scope: batch statistics in training, running ones in "
+              "prediction, as Gluon's scope says",
               ["gluon_scoped", "gluon_batch_norm"])
 def _batchnorm(site, analysis, text_of):
     args = _bind(_call(site), ("axis", "momentum", "epsilon", "center", "scale",
                                "use_global_stats", "beta_initializer", "gamma_initializer",
                                "running_mean_initializer", "running_variance_initializer",
                                "in_channels", "prefix"))
-    if args is None or not _self_contained(analysis) or not _absent_or(args, "axis", 1) \
+    if args is None or not _scoped_file(analysis) or not _absent_or(args, "axis", 1) \
             or not _absent_or(args, "use_global_stats", False) \
             or any(k.endswith("_initializer") for k in args):
         return None
@@ -1691,6 +1693,16 @@ def _self_contained(analysis: Analysis) -> bool:
 
 
 _CONTAINED: dict[int, tuple] = {}
+
+_SCOPES_SET = {"mx.autograd.record", "mx.autograd.train_mode", "mx.autograd.predict_mode"}
+
+
+def _scoped_file(analysis: Analysis) -> bool:
+    """Whether the draft's Dropout and BatchNorm can follow Gluon's scope here: the file is
+    self-contained and sets the scope itself (``record()``, ``train_mode()``,
+    ``predict_mode()``). A file that only defines layers for another file to train would get
+    layers no ``.train()`` can switch, driven by a flag nothing sets: it keeps torch's."""
+    return _self_contained(analysis) and any(s.name in _SCOPES_SET for s in analysis.sites)
 
 
 def _imports_and_apis_own(analysis: Analysis) -> bool:
