@@ -126,6 +126,24 @@ def test_initialize_moves_to_the_device_and_keeps_norm_defaults():
 
 # -- Trainer('sgd') and step(batch_size) --------------------------------------------------------
 
+def gluon_dense_float64(net, w, b):
+    """A Gluon Dense layer initialised, cast to float64 and given the weights ``w``, ``b``."""
+    net.initialize()
+    net.cast("float64")
+    net.weight.set_data(nd.array(w, dtype="float64"))
+    net.bias.set_data(nd.array(b, dtype="float64"))
+    return net
+
+
+def torch_linear_float64(lin, w, b):
+    """A torch Linear layer cast to float64 and given the weights ``w``, ``b``."""
+    lin = lin.double()
+    with torch.no_grad():
+        lin.weight.copy_(torch.from_numpy(w))
+        lin.bias.copy_(torch.from_numpy(b))
+    return lin
+
+
 TRAIN = textwrap.dedent("""\
     net = nn.Dense(3, in_units=4, flatten=False)
     loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
@@ -151,19 +169,12 @@ def test_trainer_sgd_steps_as_mxnet_in_float64():
     w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
     batches = [(rng.standard_normal((n, 4)), rng.integers(0, 3, n)) for n in (4, 2, 4, 8)]
     mx_env = run_mxnet(TRAIN)
-    net = mx_env["net"]
-    net.initialize()
-    net.cast("float64")
-    net.weight.set_data(nd.array(w, dtype="float64"))
-    net.bias.set_data(nd.array(b, dtype="float64"))
+    net = gluon_dense_float64(mx_env["net"], w, b)
     mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
                      for x, y in batches])
     pt_env = run_draft(TRAIN, {"trainer-sgd", "trainer-step", "backward-sum", "record-unwrap",
                                "softmax-ce-loss"})
-    lin = pt_env["net"].double()
-    with torch.no_grad():
-        lin.weight.copy_(torch.from_numpy(w))
-        lin.bias.copy_(torch.from_numpy(b))
+    lin = torch_linear_float64(pt_env["net"], w, b)
     pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches])
     gap = max(np.abs(net.weight.data().asnumpy() - lin.weight.detach().numpy()).max(),
               np.abs(net.bias.data().asnumpy() - lin.bias.detach().numpy()).max())
@@ -206,19 +217,12 @@ def test_trainer_adam_steps_as_mxnet_in_float64(settings):
     batches = [(rng.standard_normal((n, 4)), rng.integers(0, 3, n)) for n in (4, 2, 4, 8, 4)]
     code = ADAM.replace("SETTINGS", settings)
     mx_env = run_mxnet(code)
-    net = mx_env["net"]
-    net.initialize()
-    net.cast("float64")
-    net.weight.set_data(nd.array(w, dtype="float64"))
-    net.bias.set_data(nd.array(b, dtype="float64"))
+    net = gluon_dense_float64(mx_env["net"], w, b)
     mx_rates = mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
                                 for x, y in batches])
     pt_env = run_draft(code, {"trainer-adam", "trainer-step", "trainer-set-learning-rate",
                               "trainer-learning-rate"})
-    lin = pt_env["net"].double()
-    with torch.no_grad():
-        lin.weight.copy_(torch.from_numpy(w))
-        lin.bias.copy_(torch.from_numpy(b))
+    lin = torch_linear_float64(pt_env["net"], w, b)
     pt_rates = pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches])
     assert pt_rates == mx_rates and mx_rates[2] == mx_rates[0] / 2
     gap = max(np.abs(net.weight.data().asnumpy() - lin.weight.detach().numpy()).max(),
@@ -226,10 +230,7 @@ def test_trainer_adam_steps_as_mxnet_in_float64(settings):
     moved = np.abs(net.weight.data().asnumpy() - w).max()
     assert moved > 0.01 and gap < 1e-12, (moved, gap)
     # torch's own Adam, the same settings: another update (epsilon's place, float32 settings)
-    other = torch.nn.Linear(4, 3).double()
-    with torch.no_grad():
-        other.weight.copy_(torch.from_numpy(w))
-        other.bias.copy_(torch.from_numpy(b))
+    other = torch_linear_float64(torch.nn.Linear(4, 3), w, b)
     given = eval(settings)
     opt = torch.optim.Adam(other.parameters(), lr=given["learning_rate"],
                            betas=(given.get("beta1", 0.9), given.get("beta2", 0.999)),

@@ -206,6 +206,18 @@ def gluon_set_learning_rate(optimizer, lr):
         group["lr"] = lr
 
 
+def gluon_metric_pairs(labels, preds):
+    """A Gluon metric's update(labels, preds) arguments as (label, prediction) pairs: two lists
+    of the same length, or one tensor each."""
+    import torch
+
+    if isinstance(labels, torch.Tensor):
+        labels, preds = [labels], [preds]
+    if len(labels) != len(preds):
+        raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
+    return list(zip(labels, preds))
+
+
 class GluonAccuracy:
     """mx.metric.Accuracy(axis=1): ``update(labels, preds)`` takes lists (or one tensor each); a
     prediction with another shape than its label is its argmax over ``axis``; ``get()`` gives
@@ -221,11 +233,7 @@ class GluonAccuracy:
     def update(self, labels, preds):
         import torch
 
-        if isinstance(labels, torch.Tensor):
-            labels, preds = [labels], [preds]
-        if len(labels) != len(preds):
-            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
-        for label, pred in zip(labels, preds):
+        for label, pred in gluon_metric_pairs(labels, preds):
             if pred.shape != label.shape:
                 pred = pred.argmax(dim=self.axis)
             pred = pred.detach().cpu().to(torch.int32).flatten()
@@ -280,11 +288,7 @@ class GluonTopKAccuracy:
     def update(self, labels, preds):
         import torch
 
-        if isinstance(labels, torch.Tensor):
-            labels, preds = [labels], [preds]
-        if len(labels) != len(preds):
-            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
-        for label, pred in zip(labels, preds):
+        for label, pred in gluon_metric_pairs(labels, preds):
             pred = pred.detach().cpu().float()
             label = label.detach().cpu().to(torch.int64).flatten()
             if pred.dim() == 1:
@@ -374,13 +378,7 @@ class GluonRegressionMetric:
         self.sum_metric, self.num_inst = 0.0, 0
 
     def update(self, labels, preds):
-        import torch
-
-        if isinstance(labels, torch.Tensor):
-            labels, preds = [labels], [preds]
-        if len(labels) != len(preds):
-            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
-        for label, pred in zip(labels, preds):
+        for label, pred in gluon_metric_pairs(labels, preds):
             label = label.detach().cpu().double()
             pred = pred.detach().cpu().double()
             label = label.reshape(-1, 1) if label.dim() == 1 else label
@@ -501,9 +499,10 @@ HELPERS = {
     "gluon_reset_ctx": (),
     "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (), "gluon_adam": (),
     "gluon_set_learning_rate": (),
-    "GluonAccuracy": (), "GluonLoss": (), "GluonTopKAccuracy": (),
+    "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
+    "GluonTopKAccuracy": ("gluon_metric_pairs",),
     "gluon_array": (), "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
-    "GluonRegressionMetric": (), "gluon_loss_mean": (),
+    "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
 }

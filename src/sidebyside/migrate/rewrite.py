@@ -1178,33 +1178,47 @@ _SGD_KEYS = {"learning_rate": "lr", "momentum": "momentum", "wd": "weight_decay"
        "Gluon applies); MXNet's momentum update and PyTorch's are the same with a constant "
        "learning rate")
 def _trainer_sgd(site, analysis, text_of):
-    call = _call(site)
-    args = _bind(call, ("params", "optimizer", "optimizer_params", "kvstore"), 2)
+    parts = _trainer_parts(site, "sgd", _SGD_KEYS, text_of)
+    if parts is None:
+        return None
+    head, given = parts
+    given.setdefault("lr", "0.01")
+    return "torch.optim.SGD(" + ", ".join([head] + [
+        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given]) + ")"
+
+
+def _collected_block(node: ast.AST | None) -> ast.AST | None:
+    """The block ``net`` of the call ``net.collect_params()`` (no select pattern), else
+    None."""
+    if isinstance(node, ast.Call) and not node.args and not node.keywords \
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "collect_params":
+        return node.func.value
+    return None
+
+
+def _trainer_parts(site, optimizer: str, keys: dict[str, str], text_of):
+    """For ``gluon.Trainer(net.collect_params(), <optimizer>, {literal settings})`` in one
+    process: (``net.parameters()``'s text, {the setting's name in ``keys``: its text}), the
+    ``collect_params()`` call consumed; else None."""
+    args = _bind(_call(site), ("params", "optimizer", "optimizer_params", "kvstore"), 2)
     if args is None or not isinstance(_literal(args["optimizer"]), str) \
-            or _literal(args["optimizer"]).lower() != "sgd" \
+            or _literal(args["optimizer"]).lower() != optimizer \
             or not _absent_or(args, "kvstore", "device", "local"):
         return None
-    params = args["params"]
-    if not (isinstance(params, ast.Call) and not params.args and not params.keywords
-            and isinstance(params.func, ast.Attribute) and params.func.attr == "collect_params"):
+    owner = _collected_block(args["params"])
+    if owner is None:
         return None
     settings = args.get("optimizer_params")
-    pairs = []
+    given: dict[str, str] = {}
     if settings is not None:
         if not isinstance(settings, ast.Dict) or None in settings.keys:
             return None
         for k, v in zip(settings.keys, settings.values):
-            key = _literal(k)
-            if key not in _SGD_KEYS:
+            if _literal(k) not in keys:
                 return None
-            pairs.append((_SGD_KEYS[key], text_of(v)))
-    given = dict(pairs)
-    given.setdefault("lr", "0.01")
-    owner = params.func.value
-    text = ", ".join([f"{_atom(owner, text_of(owner))}.parameters()"] + [
-        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given])
-    _consume(text_of, params)
-    return f"torch.optim.SGD({text})"
+            given[keys[_literal(k)]] = text_of(v)
+    _consume(text_of, args["params"])
+    return f"{_atom(owner, text_of(owner))}.parameters()", given
 
 
 _ADAM_KEYS = {"learning_rate": "lr", "beta1": "beta1", "beta2": "beta2", "epsilon": "epsilon",
@@ -1219,29 +1233,11 @@ _ADAM_KEYS = {"learning_rate": "lr", "beta1": "beta1", "beta2": "beta2", "epsilo
               "adds epsilon elsewhere (another update), so the draft carries MXNet's as "
               "gluon_adam", ["gluon_adam"])
 def _trainer_adam(site, analysis, text_of):
-    call = _call(site)
-    args = _bind(call, ("params", "optimizer", "optimizer_params", "kvstore"), 2)
-    if args is None or not isinstance(_literal(args["optimizer"]), str) \
-            or _literal(args["optimizer"]).lower() != "adam" \
-            or not _absent_or(args, "kvstore", "device", "local"):
+    parts = _trainer_parts(site, "adam", _ADAM_KEYS, text_of)
+    if parts is None:
         return None
-    params = args["params"]
-    if not (isinstance(params, ast.Call) and not params.args and not params.keywords
-            and isinstance(params.func, ast.Attribute) and params.func.attr == "collect_params"):
-        return None
-    settings = args.get("optimizer_params")
-    pairs = []
-    if settings is not None:
-        if not isinstance(settings, ast.Dict) or None in settings.keys:
-            return None
-        for k, v in zip(settings.keys, settings.values):
-            if _literal(k) not in _ADAM_KEYS:
-                return None
-            pairs.append(f"{_ADAM_KEYS[_literal(k)]}={text_of(v)}")
-    owner = params.func.value
-    _consume(text_of, params)
-    return "gluon_adam(" + ", ".join([f"{_atom(owner, text_of(owner))}.parameters()"]
-                                     + pairs) + ")"
+    head, given = parts
+    return "gluon_adam(" + ", ".join([head] + [f"{k}={v}" for k, v in given.items()]) + ")"
 
 
 #: the rules that build a trainer as a torch optimizer
@@ -1277,11 +1273,7 @@ def _learning_rate(site, analysis, text_of):
 def _on_collect_params(site) -> ast.AST | None:
     """The block ``net`` of ``net.collect_params().method(...)`` (no select pattern), else
     None."""
-    recv = _receiver(site)
-    if isinstance(recv, ast.Call) and not recv.args and not recv.keywords \
-            and isinstance(recv.func, ast.Attribute) and recv.func.attr == "collect_params":
-        return recv.func.value
-    return None
+    return _collected_block(_receiver(site))
 
 
 @_helper_rule("reset-ctx", ["mx.gluon.ParameterDict.reset_ctx"],
