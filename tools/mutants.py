@@ -903,6 +903,26 @@ src(RULES_PY, "draft-record-scope-predicts",
     "autograd.record() drafted as a predicting scope (Gluon trains inside record())",
     targets=(f"{PORT}::test_scopes_train_and_predict_as_gluon",))
 
+RW = "tests/test_migrate_rewrite.py"
+src(RULES_PY, "draft-split-axis-zero", 'dim = text_of(args["axis"]) if "axis" in args else "1"',
+    'dim = text_of(args["axis"]) if "axis" in args else "0"', "axis",
+    "nd.split drafted with torch's default dim 0 (MXNet splits axis 1 by default)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(RULES_PY, "draft-conv-transpose-output-padding-dropped",
+    '("padding", "padding"), ("output_padding", "output_padding"),',
+    '("padding", "padding"),', "default-dropped",
+    "Conv1DTranspose(output_padding=1) drafted without it: one step shorter",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(RULES_PY, "draft-argmax-int64",
+    'return f"{found}.to({data}.dtype)" if keep else \\\n            f"torch.atleast_1d({found}).to({data}.dtype)"',
+    'return found if keep else \\\n            f"torch.atleast_1d({found})"', "dtype",
+    "nd.argmax drafted as torch.argmax's int64 indices (MXNet gives the input's dtype)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-maximum-number-not-cast", "        rhs = torch.tensor(rhs).to(lhs.dtype)\n",
+    "        rhs = torch.tensor(rhs)\n", "dtype",
+    "nd.maximum(int_array, 2.5) drafted without casting the number: torch promotes to float",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+
 
 MUTANTS.extend(catalogue_swaps())
 

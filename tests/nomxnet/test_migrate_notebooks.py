@@ -26,7 +26,8 @@ LEGACY = {
         cell("code", ["%%time\n", "slow = sum(range(10))\n"]),
         cell("raw", "left as it is"),
         cell("code", []),
-        cell("code", "y = nd.ones((2, 3))\nz = nd.concat(y, y, dim=0)\ntotal = z.sum()"),
+        cell("code", "y = nd.ones((2, 3))\nz = nd.concat(y, y, dim=0)\ntotal = z.sum()\n"
+             "count = z.size"),
     ],
     "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
     "nbformat": 4, "nbformat_minor": 5,
@@ -77,9 +78,9 @@ def test_a_folder_scan_drafts_its_notebooks_and_the_drafts_run(tmp_path, capsys)
     broken = next(f for f in rep.files if f.path == "broken.ipynb")
     assert broken.skipped.startswith("a .ipynb file that is not JSON")
     nb = next(f for f in rep.analysed if f.path == "legacy.ipynb")
-    # all converted but z.sum(): MXNet's sum of everything is a (1,) array, a decision
+    # all converted but z.size: an int in MXNet, a method in torch (numel()), a decision
     assert nb.notebook is not None and nb.lines_by_status() == {
-        "converted": 5, "decision": 1, "no counterpart": 0}
+        "converted": 6, "decision": 1, "no counterpart": 0}
     # the report's lines are the script's: line 5 is x = nd.array(...), after cell 1's marker
     assert [s.site.line for s in nb.sites if s.site.name == "mx.nd.array"] == [5]
     assert "1 notebook: a notebook's line numbers" in report.render(rep)
@@ -94,7 +95,7 @@ def test_a_folder_scan_drafts_its_notebooks_and_the_drafts_run(tmp_path, capsys)
     assert code[1] == "%%time\nslow = sum(range(10))" and code[2] == ""
     left = [ln for c in code for ln in c.splitlines()
             if not ln.lstrip().startswith("#") and ("mxnet" in ln or "nd." in ln)]
-    assert not left, code                             # a marker comment names z.sum()'s entry
+    assert not left, code                             # a marker comment names z.size's entry
     assert any(ln.startswith("# >>>>>> migrate") for ln in code[3].splitlines())
     assert all(c["outputs"] == [] for c in drafted["cells"] if c["cell_type"] == "code")
     # run it as Jupyter would, without IPython: the magic and shell lines left out

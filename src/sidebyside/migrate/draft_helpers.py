@@ -10,6 +10,7 @@ every helper against MXNet 1.9.1: the same distributions, the same updates, the 
 
 from __future__ import annotations
 
+import functools
 import inspect
 
 __all__ = ["HELPERS", "source_of"]
@@ -491,6 +492,33 @@ def gluon_vision_dataset(kind, root, train=True, transform=None):
     return GluonDataset(items, transform)
 
 
+def _gluon_binary(torch_op, lhs, rhs):
+    import torch
+
+    if not isinstance(lhs, torch.Tensor) and not isinstance(rhs, torch.Tensor):
+        return torch_op(torch.tensor(lhs), torch.tensor(rhs)).item()
+    if not isinstance(lhs, torch.Tensor):   # a number, cast to the array's dtype
+        lhs = torch.tensor(lhs).to(rhs.dtype)
+    if not isinstance(rhs, torch.Tensor):
+        rhs = torch.tensor(rhs).to(lhs.dtype)
+    return torch_op(lhs, rhs)
+
+
+def gluon_maximum(lhs, rhs):
+    """nd.maximum(lhs, rhs): elementwise, broadcasting; a number beside an array is first cast
+    to the array's dtype (MXNet's scalar operator: an int32 array and 2.5 compare with 2)."""
+    import torch
+
+    return _gluon_binary(torch.maximum, lhs, rhs)
+
+
+def gluon_minimum(lhs, rhs):
+    """nd.minimum(lhs, rhs): as gluon_maximum, the smaller of each pair."""
+    import torch
+
+    return _gluon_binary(torch.minimum, lhs, rhs)
+
+
 #: helper name -> the names it needs beside it (written first)
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
@@ -505,7 +533,14 @@ HELPERS = {
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+    "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
+    "gluon_minimum": ("_gluon_binary",),
 }
+
+
+@functools.lru_cache(maxsize=None)
+def _source(name: str) -> str:
+    return inspect.getsource(globals()[name]).rstrip()
 
 
 def source_of(names) -> str:
@@ -515,6 +550,6 @@ def source_of(names) -> str:
     for name in names:
         wanted.add(name)
         wanted.update(HELPERS[name])
-    chunks = [inspect.getsource(globals()[n]).rstrip() for n in HELPERS if n in wanted]
+    chunks = [_source(n) for n in HELPERS if n in wanted]
     return ("# --- helpers written by sidebyside.migrate: Gluon's behaviour in PyTorch, each "
             "checked against MXNet ---\n\n\n" + "\n\n\n".join(chunks) + "\n")

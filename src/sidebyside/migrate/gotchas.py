@@ -113,14 +113,13 @@ def _text(analysis, node) -> str:
 def _calls(analysis, wanted) -> list[ast.Call]:
     """Every call whose canonical name is in ``wanted`` (a set) or passes it (a function)."""
     test = wanted if callable(wanted) else wanted.__contains__
-    return [n for n in analysis.nodes()
-            if isinstance(n, ast.Call) and (q := analysis.qualname(n)) and test(q)]
+    return [n for n, q in analysis.calls() if q and test(q)]
 
 
-def _method_calls(tree, attr: str) -> list[ast.Call]:
+def _method_calls(analysis, attr: str) -> list[ast.Call]:
     """Every ``<expr>.attr(...)`` call."""
-    return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and isinstance(n.func, ast.Attribute) and n.func.attr == attr]
+    return [n for n, _ in analysis.calls()
+            if isinstance(n.func, ast.Attribute) and n.func.attr == attr]
 
 
 def _dotted(node) -> str:
@@ -820,7 +819,7 @@ def _transform_not_first(analysis) -> list[Finding]:
                 f"transform={_text(analysis, fn)} is called with (data, label) and returns a "
                 f"pair: torchvision's transform= gets the image only — split it into "
                 f"transform= and target_transform=", analysis.qualname(call), True))
-    for call in _method_calls(analysis.tree, "transform"):
+    for call in _method_calls(analysis, "transform"):
         if call.args and _is_gluon_dataset(analysis, call.func.value, assigns):
             out.append(_finding(
                 "transform-not-first", analysis, call,
@@ -1037,8 +1036,8 @@ def _dropout_scope(analysis) -> list[Finding]:
     _place("17_legacy_module_api", "3. `Module.fit` and its defaults"))
 def _module_fit(analysis) -> list[Finding]:
     calls = _calls(analysis, {"mx.mod.Module.fit"})
-    inits = _method_calls(analysis.tree, "init_params")
-    opt_inits = _method_calls(analysis.tree, "init_optimizer")
+    inits = _method_calls(analysis, "init_params")
+    opt_inits = _method_calls(analysis, "init_optimizer")
     out = []
     for call in calls:
         parts = []

@@ -68,6 +68,7 @@ class Analysis:
     _names: dict[int, tuple[str, str, str]] = field(default_factory=dict, repr=False)
     _lines: _Lines | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
+    _calls: list | None = field(default=None, repr=False)
     _by_node: tuple | None = field(default=None, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:
@@ -102,6 +103,13 @@ class Analysis:
         if self._nodes is None:
             self._nodes = list(ast.walk(self.tree))
         return self._nodes
+
+    def calls(self) -> list[tuple[ast.Call, str | None]]:
+        """Every call of the tree, in ``ast.walk`` order, with its canonical name (once)."""
+        if self._calls is None:
+            self._calls = [(n, self.qualname(n)) for n in self.nodes()
+                           if isinstance(n, ast.Call)]
+        return self._calls
 
 
 class _Lines:

@@ -394,24 +394,39 @@ def _transpose(site, analysis, text_of):
     return f"torch.permute({text_of(args['data'])}, {_tuple_text(tuple(axes))})"
 
 
+def _reduced(torch_op: str, data: str, args: dict | None) -> str | None:
+    """``torch.<op>`` of the text ``data`` for MXNet's reduction arguments ``args``."""
+    if args is None or not _absent_or(args, "exclude", False) \
+            or not _absent_or(args, "keepdims", False, True):
+        return None
+    axis = _literal(args.get("axis"), None)
+    keep = _literal(args.get("keepdims"), False)
+    if axis is None:   # all axes: MXNet gives shape (1,), torch ()
+        return None if keep else f"torch.{torch_op}({data}).reshape(1)"
+    if not _int_axes(axis):
+        return None
+    axis_text = _tuple_text(tuple(axis) if isinstance(axis, list) else axis)
+    if keep:
+        return f"torch.{torch_op}({data}, dim={axis_text}, keepdim=True)"
+    # MXNet never returns a 0-d array: reducing the last axis left gives (1,)
+    return f"torch.atleast_1d(torch.{torch_op}({data}, dim={axis_text}))"
+
+
 def _reduction(op: str, torch_op: str) -> None:
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), ("data", "axis", "keepdims", "exclude"), 1)
-        if args is None or not _absent_or(args, "exclude", False) \
-                or not _absent_or(args, "keepdims", False, True):
+        return None if args is None else _reduced(torch_op, text_of(args["data"]), args)
+
+    def method(site, analysis, text_of):
+        recv = _receiver(site)   # a receiver known to be an NDArray (numpy has .sum too)
+        if recv is None or _call(site) is None or site.how == "guessed":
             return None
-        data = text_of(args["data"])
-        axis = _literal(args.get("axis"), None)
-        keep = _literal(args.get("keepdims"), False)
-        if axis is None:   # all axes: MXNet gives shape (1,), torch ()
-            return None if keep else f"torch.{torch_op}({data}).reshape(1)"
-        if not _int_axes(axis):
-            return None
-        axis_text = _tuple_text(tuple(axis) if isinstance(axis, list) else axis)
-        if keep:
-            return f"torch.{torch_op}({data}, dim={axis_text}, keepdim=True)"
-        # MXNet never returns a 0-d array: reducing the last axis left gives (1,)
-        return f"torch.atleast_1d(torch.{torch_op}({data}, dim={axis_text}))"
+        return _reduced(torch_op, text_of(recv),
+                        _bind(_call(site), ("axis", "keepdims", "exclude")))
+    _RULES.append(Rule(
+        f"ndarray-{op}", (f"mx.nd.NDArray.{op}",), f"x.{op}(axis=1)",
+        f"torch.atleast_1d(torch.{torch_op}(x, dim=1))",
+        f"the method form of nd.{op}, same arguments but data", method))
     _RULES.append(Rule(
         f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}(x, axis=1)",
         f"torch.atleast_1d(torch.{torch_op}(x, dim=1))",
@@ -465,6 +480,138 @@ _softmax("log_softmax", ("data", "axis"))
 def _flatten(site, analysis, text_of):
     args = _bind(_call(site), ("data",), 1)
     return None if args is None else f"torch.flatten({text_of(args['data'])}, 1)"
+
+
+_ND_ACTIVATIONS = {"relu": "torch.relu", "sigmoid": "torch.sigmoid", "tanh": "torch.tanh",
+                   "softrelu": "torch.nn.functional.softplus",
+                   "softsign": "torch.nn.functional.softsign"}
+
+
+@_rule("nd-activation", ["mx.nd.Activation"], "nd.Activation(x, act_type='relu')",
+       "torch.relu(x)",
+       "act_type a literal: relu, sigmoid, tanh, softrelu (softplus) or softsign (MXNet "
+       "1.9.1's five); data only beside it")
+def _nd_activation(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "act_type"), 2)
+    act = _literal(args["act_type"]) if args else _NO
+    if not isinstance(act, str) or act not in _ND_ACTIVATIONS:
+        return None
+    return f"{_ND_ACTIVATIONS[act]}({text_of(args['data'])})"
+
+
+@_rule("nd-split", ["mx.nd.split", "mx.nd.SliceChannel"], "nd.split(x, 2)",
+       "torch.tensor_split(x, 2, dim=1)",
+       "num_outputs a literal int of at least 2 (with 1 MXNet returns the array, not a list); "
+       "MXNet's default axis 1 written out; squeeze_axis=True → torch.unbind (MXNet then "
+       "needs num_outputs equal to the axis length); a tuple where MXNet gives a list")
+def _nd_split(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "num_outputs", "axis", "squeeze_axis"), 2)
+    n = _literal(args["num_outputs"]) if args else _NO
+    if not _is_int(n) or n < 2:
+        return None
+    squeeze = _literal(args.get("squeeze_axis"), False)
+    if squeeze not in (True, False):
+        return None
+    dim = text_of(args["axis"]) if "axis" in args else "1"
+    if squeeze:
+        return f"torch.unbind({text_of(args['data'])}, dim={dim})"
+    return f"torch.tensor_split({text_of(args['data'])}, {text_of(args['num_outputs'])}, dim={dim})"
+
+
+def _binary_helper(op: str):
+    @_helper_rule(f"nd-{op}", [f"mx.nd.{op}"], f"nd.{op}(x, 0.5)", f"gluon_{op}(x, 0.5)",
+                  "two arguments, arrays or numbers: a number is cast to the array's dtype "
+                  "first, as MXNet's scalar operators do (torch.clamp with a float bound would "
+                  "turn an int array into floats); two arrays broadcast in both",
+                  [f"gluon_{op}"])
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("lhs", "rhs"), 2)
+        if args is None:
+            return None
+        return f"gluon_{op}({text_of(args['lhs'])}, {text_of(args['rhs'])})"
+
+
+_binary_helper("maximum")
+_binary_helper("minimum")
+
+
+@_rule("nd-batch-dot", ["mx.nd.batch_dot"], "nd.batch_dot(a, b, transpose_b=True)",
+       "torch.matmul(a, b.transpose(-2, -1))",
+       "transpose_a/transpose_b literal bools (the last two axes swapped); inputs of rank 3 "
+       "or more with the same batch axes, as MXNet requires")
+def _batch_dot(site, analysis, text_of):
+    args = _bind(_call(site), ("lhs", "rhs", "transpose_a", "transpose_b"), 2)
+    if args is None:
+        return None
+    parts = []
+    for side, flag in (("lhs", "transpose_a"), ("rhs", "transpose_b")):
+        t = _literal(args.get(flag), False)
+        if t not in (True, False):
+            return None
+        text = text_of(args[side])
+        parts.append(f"{_atom(args[side], text)}.transpose(-2, -1)" if t else text)
+    return f"torch.matmul({parts[0]}, {parts[1]})"
+
+
+@_rule("nd-squeeze", ["mx.nd.squeeze"], "nd.squeeze(x, axis=1)",
+       "torch.atleast_1d(torch.squeeze(x, 1))",
+       "axis absent or literal ints; torch.atleast_1d because MXNet keeps one axis where all "
+       "would go ((1, 1) → (1,))")
+def _nd_squeeze(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "axis"), 1)
+    if args is None:
+        return None
+    axis = _literal(args.get("axis"), None)
+    if axis is not None and not _int_axes(axis):
+        return None
+    dim = "" if axis is None else \
+        f", {_tuple_text(tuple(axis) if isinstance(axis, list) else axis)}"
+    return f"torch.atleast_1d(torch.squeeze({text_of(args['data'])}{dim}))"
+
+
+def _simple_name(node: ast.AST) -> bool:
+    """A name or a chain of attributes of one (``x``, ``self.out``): safe to write twice."""
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return isinstance(node, ast.Name)
+
+
+def _arg_reduction(op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("data", "axis", "keepdims"), 1)
+        if args is None or not _simple_name(args["data"]):
+            return None
+        data, axis = text_of(args["data"]), _literal(args.get("axis"), None)
+        keep = _literal(args.get("keepdims"), False)
+        if keep not in (True, False) or (axis is not None and not _is_int(axis)):
+            return None
+        if axis is None:   # the flat index, shape (1,) in MXNet
+            return None if keep else f"torch.{op}({data}).reshape(1).to({data}.dtype)"
+        found = f"torch.{op}({data}, dim={axis}" + (", keepdim=True)" if keep else ")")
+        return f"{found}.to({data}.dtype)" if keep else \
+            f"torch.atleast_1d({found}).to({data}.dtype)"
+    _RULES.append(Rule(
+        f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}(x, axis=1)",
+        f"torch.atleast_1d(torch.{op}(x, dim=1)).to(x.dtype)",
+        "data a name (written twice); axis absent (the flat index, shape (1,)) or a literal "
+        f"int; keepdims a literal bool; MXNet's {op} gives the indices in the input's dtype "
+        "(float32 for a float32 input), torch int64: .to(x.dtype) keeps MXNet's", rewrite))
+
+
+_arg_reduction("argmax")
+_arg_reduction("argmin")
+
+
+@_rule("nd-concatenate", ["mx.nd.concatenate"], "nd.concatenate([x, y], axis=1)",
+       "torch.cat([x, y], dim=1)",
+       "a list of arrays and a literal axis (default 0, written out); always_copy absent or "
+       "True (torch.cat always copies)")
+def _concatenate(site, analysis, text_of):
+    args = _bind(_call(site), ("arrays", "axis", "always_copy"), 1)
+    if args is None or not _absent_or(args, "always_copy", True) \
+            or not _is_int(_literal(args.get("axis"), 0)):
+        return None
+    return f"torch.cat({text_of(args['arrays'])}, dim={_literal(args.get('axis'), 0)})"
 
 
 def _plain_shape(v) -> bool:
@@ -679,10 +826,10 @@ def _conv2d(site, analysis, text_of):
             f"{text_of(args['kernel_size'])}{extra}{bias})")
 
 
-def _pool(kind: str, params: tuple[str, ...]):
+def _pool(kind: str, params: tuple[str, ...], dims: int = 2, layout: str = "NCHW"):
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), params)
-        if args is None or not _absent_or(args, "layout", "NCHW") \
+        if args is None or not _absent_or(args, "layout", layout) \
                 or not _absent_or(args, "ceil_mode", False) \
                 or not _absent_or(args, "count_include_pad", True, False):
             return None
@@ -690,7 +837,7 @@ def _pool(kind: str, params: tuple[str, ...]):
         extra = "".join(f", {t}={text_of(args[m])}" for m, t in (
             ("strides", "stride"), ("padding", "padding"),
             ("count_include_pad", "count_include_pad")) if m in args)
-        return f"torch.nn.{kind}2d({size}{extra})"
+        return f"torch.nn.{kind}{dims}d({size}{extra})"
     return rewrite
 
 
@@ -706,6 +853,55 @@ _RULES.append(Rule(
     "layout NCHW, ceil_mode absent/False; count_include_pad a literal (default True in both)",
     _pool("AvgPool", ("pool_size", "strides", "padding", "ceil_mode", "layout",
                       "count_include_pad", "prefix"))))
+
+for _d, _layout in ((1, "NCW"), (3, "NCDHW")):
+    _RULES.append(Rule(
+        f"maxpool{_d}d", (f"mx.gluon.nn.MaxPool{_d}D",), f"nn.MaxPool{_d}D(3, strides=2)",
+        f"torch.nn.MaxPool{_d}d(3, stride=2)",
+        f"layout {_layout}, ceil_mode absent/False; pool_size default 2 written out; strides "
+        "None → pool size in both",
+        _pool("MaxPool", ("pool_size", "strides", "padding", "layout", "ceil_mode", "prefix"),
+              _d, _layout)))
+    _RULES.append(Rule(
+        f"avgpool{_d}d", (f"mx.gluon.nn.AvgPool{_d}D",), f"nn.AvgPool{_d}D(2)",
+        f"torch.nn.AvgPool{_d}d(2)",
+        f"layout {_layout}, ceil_mode absent/False; count_include_pad a literal (default True "
+        "in both)",
+        _pool("AvgPool", ("pool_size", "strides", "padding", "ceil_mode", "layout",
+                          "count_include_pad", "prefix"), _d, _layout)))
+
+
+def _global_pool(kind: str, dims: int):
+    def rewrite(site, analysis, text_of):
+        layout = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
+        args = _bind(_call(site), ("layout", "prefix"))
+        if args is None or not _absent_or(args, "layout", layout):
+            return None
+        return f"torch.nn.Adaptive{kind}Pool{dims}d(1)"
+    return rewrite
+
+
+for _d in (1, 2, 3):
+    for _kind in ("Avg", "Max"):
+        _RULES.append(Rule(
+            f"global-{_kind.lower()}pool{_d}d", (f"mx.gluon.nn.Global{_kind}Pool{_d}D",),
+            f"nn.Global{_kind}Pool{_d}D()", f"torch.nn.Adaptive{_kind}Pool{_d}d(1)",
+            "channels-first layout: one value per channel, the spatial axes kept with size 1 "
+            "in both", _global_pool(_kind, _d)))
+
+
+@_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
+       "torch.nn.Embedding(1000, 64)",
+       "input_dim and output_dim only (float32, dense gradient, the global initialiser); "
+       "Gluon takes float indices, torch int64 (a float index raises)")
+def _embedding(site, analysis, text_of):
+    args = _bind(_call(site), ("input_dim", "output_dim", "dtype", "weight_initializer",
+                               "sparse_grad", "prefix"), 2)
+    if args is None or not _absent_or(args, "dtype", "float32") \
+            or not _absent_or(args, "sparse_grad", False) or "weight_initializer" in args:
+        return None
+    return (f"torch.nn.Embedding({text_of(args['input_dim'])}, "
+            f"{text_of(args['output_dim'])})")
 
 
 @_rule("leaky-relu", ["mx.gluon.nn.LeakyReLU"], "nn.LeakyReLU(0.2)", "torch.nn.LeakyReLU(0.2)",
@@ -908,6 +1104,42 @@ for _d in (1, 2, 3):
         "channels-first layout; no in_channels (or 0) → the lazy layer (input channels read "
         "off the first input, as Gluon defers it), else the sized one; a literal activation "
         "appended; strides/padding/dilation/groups one to one; no initialisers", _conv_any(_d)))
+
+_CONV_T = ("channels", "kernel_size", "strides", "padding", "output_padding", "dilation",
+           "groups", "layout", "activation", "use_bias", "weight_initializer",
+           "bias_initializer", "in_channels", "prefix")
+
+
+def _conv_transpose(dims: int):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), _CONV_T, 2)
+        layout = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
+        if args is None or not _absent_or(args, "layout", layout) \
+                or any(k in args for k in ("weight_initializer", "bias_initializer")):
+            return None
+        lazy, act, bias = _lazy_or_sized(args, "in_channels"), _activation_text(args), \
+            _bias(args, text_of)
+        if lazy is None or act is None or bias is None:
+            return None
+        extra = "".join(f", {t}={text_of(args[m])}" for m, t in (
+            ("strides", "stride"), ("padding", "padding"), ("output_padding", "output_padding"),
+            ("groups", "groups"), ("dilation", "dilation")) if m in args)
+        size = "" if lazy else f"{text_of(args['in_channels'])}, "
+        conv = (f"torch.nn.{'Lazy' if lazy else ''}ConvTranspose{dims}d({size}"
+                f"{text_of(args['channels'])}, {text_of(args['kernel_size'])}{extra}{bias})")
+        return f"torch.nn.Sequential({conv}{act})" if act else conv
+    return rewrite
+
+
+for _d in (1, 2, 3):
+    _RULES.append(Rule(
+        f"conv{_d}d-transpose", (f"mx.gluon.nn.Conv{_d}DTranspose",),
+        f"nn.Conv{_d}DTranspose(16, 4, strides=2, padding=1)",
+        f"torch.nn.LazyConvTranspose{_d}d(16, 4, stride=2, padding=1)",
+        "channels-first layout; no in_channels (or 0) → the lazy layer, else the sized one; "
+        "strides/padding/output_padding/groups/dilation one to one (the weight is (in, "
+        "out/groups, k…) in both); a literal activation appended; no initialisers",
+        _conv_transpose(_d)))
 
 
 @_rule("sequential", ["mx.gluon.nn.Sequential", "mx.gluon.nn.HybridSequential"],
@@ -1593,6 +1825,33 @@ def _save_parameters(site, analysis, text_of):
     if args is None or recv is None or site.how == "guessed":
         return None
     return f"torch.save({text_of(recv)}.state_dict(), {text_of(args['filename'])})"
+
+
+@_rule("load-parameters", ["mx.gluon.Block.load_parameters"],
+       "nn.Dense(3, in_units=2, flatten=False).load_parameters('m.params')",
+       "torch.nn.Linear(2, 3).load_state_dict(torch.load('m.params'))",
+       "the file name only (no ctx, allow_missing, ignore_extra or cast_dtype), a block of "
+       "the script's own: it reads what the draft's save_parameters wrote (PyTorch's state "
+       "dict); a file MXNet wrote is converted once by sidebyside.convert")
+def _load_parameters(site, analysis, text_of):
+    args = _bind(_call(site), ("filename",), 1)
+    recv = _receiver(site)
+    if args is None or recv is None or site.how == "guessed":
+        return None
+    return f"{_atom(recv, text_of(recv))}.load_state_dict(torch.load({text_of(args['filename'])}))"
+
+
+@_rule("block-cast", ["mx.gluon.Block.cast"], "nn.Dense(3, in_units=2, flatten=False).cast('float64')",
+       "torch.nn.Linear(2, 3).to(torch.float64)",
+       "a literal 'float32' or 'float64', a block of the script's own (for float16 Gluon "
+       "keeps BatchNorm's parameters in float32, torch's .to casts them too)")
+def _block_cast(site, analysis, text_of):
+    args = _bind(_call(site), ("dtype",), 1)
+    recv = _receiver(site)
+    if args is None or recv is None or site.how == "guessed" \
+            or _literal(args["dtype"]) not in ("float32", "float64"):
+        return None
+    return f"{_atom(recv, text_of(recv))}.to(torch.{_literal(args['dtype'])})"
 
 
 @_rule("random-seed", ["mx.random.seed"], "mx.random.seed(42)", "torch.manual_seed(42)",
