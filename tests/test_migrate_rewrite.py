@@ -250,6 +250,28 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("block-cast", {"block-cast", "initialize"},
          "result = nn.Dense(2, in_units=3, flatten=False)\nresult.initialize()\n"
          "result.cast('float64')", {"x": X.astype(np.float64)}, call=("x",)),
+    Case("params-initialize", {"params-initialize", "init-uniform"},
+         "net = nn.Dense(2, in_units=3, flatten=False)\n"
+         "net.collect_params().initialize(mx.init.Uniform(0.0))\nresult = net(x)", {"x": X}),
+    Case("nd-clip-inf", {"nd-clip"}, "result = nd.clip(x, 0.1, float('inf'))", {"x": X}),
+    Case("nd-clip-minus-inf", {"nd-clip"}, "result = nd.clip(x, -float('inf'), 0.2)",
+         {"x": X}),
+    Case("array-dataset", {"array-dataset", "nd-stack"},
+         "ds = gluon.data.ArrayDataset(x, y)\nresult = nd.stack(*ds[1])", {"x": X, "y": Y}),
+    Case("array-dataset-one", {"array-dataset"}, "result = gluon.data.ArrayDataset(x)[0]",
+         {"x": X}),
+    Case("array-dataset-transform", {"array-dataset", "dataset-transform-first"},
+         "ds = gluon.data.ArrayDataset(x, y).transform_first(lambda a: a * 2)\n"
+         "result = ds[1][0] + ds[1][1]", {"x": X, "y": Y}),
+    Case("array-dataset-single-values", {"array-dataset", "dataset-transform"},
+         "ds = gluon.data.ArrayDataset(x).transform(lambda a: a * 3)\nresult = ds[1]", {"x": X}),
+    Case("dataset-base", {"dataset-base", "dataset-transform", "nd-stack"},
+         "class Pairs(gluon.data.Dataset):\n"
+         "    def __init__(self, data):\n        self.data = data\n\n"
+         "    def __getitem__(self, i):\n        return self.data[i], self.data[i] * 2\n\n"
+         "    def __len__(self):\n        return len(self.data)\n\n\n"
+         "ds = Pairs(x).transform(lambda a, b: a - b)\n"
+         "result = nd.stack(*[ds[i] for i in range(len(ds))])", {"x": X}),
     Case("sequential", {"sequential", "sequential-add", "dense-lazy-activation"},
          "result = nn.HybridSequential(prefix='')\n"
          "result.add(nn.Dense(6, activation='relu'), nn.Dense(3))\n"
@@ -395,6 +417,10 @@ def test_rules_are_documented():
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", r.name), r.name
         assert r.mxnet and all(n.startswith("mx.") for n in r.mxnet)
         assert r.before and r.after and r.note and "\n" not in r.note
+        if r.before.startswith("class "):   # a class's base: the class, in a script
+            d, _ = _port(r.before)
+            assert r.after in d.source, f"{r.name}: {r.before} gave\n{d.source}"
+            continue
         if r.name in STRUCTURAL:   # a statement: its example is one, in a script
             d, _ = _port(f"x = nd.array([1.0])\nnet = nn.Sequential()\n{r.before}")
             assert r.before.splitlines()[0] not in d.source, d.source
@@ -495,7 +521,6 @@ NEGATIVE = [
     ("dataloader", "result = gluon.data.DataLoader(ds, 8, last_batch='rollover')"),
     ("dataloader", "result = gluon.data.DataLoader(ds, 8, batchify_fn=fn)"),
     ("vision-mnist", "result = gluon.data.vision.MNIST()"),
-    ("dataset-transform", "result = gluon.data.ArrayDataset(x).transform(fn)"),
     ("save-parameters", "net = nn.Dense(3)\nnet.save_parameters('f', deduplicate=True)"),
     ("random-seed", "mx.random.seed(3, ctx=mx.gpu(0))"),
     ("maxpool2d", "result = nn.MaxPool2D(2, ceil_mode=True)"),
@@ -556,6 +581,12 @@ NEGATIVE = [
     ("load-parameters", "net.load_parameters('f')"),
     ("block-cast", "net = nn.Dense(3)\nnet.cast('float16')"),
     ("block-cast", "net.cast('float64')"),
+    ("params-initialize", "params = net.collect_params()\nparams.initialize()"),
+    ("params-initialize", "net.collect_params().initialize()"),
+    ("params-initialize", "net = nn.Dense(3)\nnet.collect_params('.*weight').initialize()"),
+    ("nd-clip", "result = nd.clip(x, 0, float(limit))"),
+    ("array-dataset", "result = gluon.data.ArrayDataset(*arrays, **extra)"),
+    ("dataset-transform", "import mydata\nds = mydata.make()\nresult = ds.transform(fn)"),
 ]
 
 

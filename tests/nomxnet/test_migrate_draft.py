@@ -210,6 +210,9 @@ def test_rules_table_is_well_formed():
     for r in RULES:
         if r.name in STRUCTURAL:   # a statement, not an expression: tests/test_migrate_rewrite.py
             continue
+        if r.before.startswith("class "):   # a class's base
+            assert r.after in _draft("import mxnet as mx\n" + HEAD + r.before).source, r.name
+            continue
         d = _draft("import mxnet as mx\n" + HEAD + "with mx.autograd.predict_mode():\n"
                    f"    pass\nx = nd.zeros((1,))\ny = x\nresult = {r.before}\n")
         assert r.after in d.source, r.name
@@ -223,3 +226,17 @@ def test_calls_whose_mxnet_meaning_differs_are_left_alone():
     assert "a = nd.softmax(x, 0)" in d.source and "b = torch.softmax(x, dim=0)" in d.source
     assert "c = nd.clip(x, 4, 1)" in d.source and "d = nd.clip(x, lo, hi)" in d.source
     assert "e = torch.clamp(x, 0, 1)" in d.source
+
+
+@pytest.mark.parametrize("imports,unwrapped", [
+    ("import pandas as pd\nimport matplotlib.pyplot as plt\n", True),   # hold no models
+    ("import mymodels\n", False),            # its own module: a model there may drop out
+    ("from gluoncv import model_zoo\n", False),
+])
+def test_record_is_unwrapped_only_where_no_imported_model_can_hold_a_dropout(imports,
+                                                                              unwrapped):
+    src = (imports + "import mxnet as mx\nfrom mxnet import nd\nx = nd.ones((2,))\n"
+           "with mx.autograd.record():\n    y = x * 2\n")
+    d = _draft(src)
+    assert ("record-unwrap" in {r for _, r in d.rewritten}) is unwrapped
+    assert ("with mx.autograd.record():" in d.source) is not unwrapped

@@ -450,6 +450,8 @@ class GluonDataset:
         item = self.items[i]
         if self.fn is None:
             return item
+        if not isinstance(item, tuple):   # a dataset of single values: fn(value)
+            return self.fn(item)
         if self.first:
             return (self.fn(item[0]), *item[1:])
         return self.fn(*item)
@@ -459,6 +461,40 @@ class GluonDataset:
 
     def transform_first(self, fn, lazy=True):
         return GluonDataset(self, fn, first=True)
+
+
+class GluonDatasetBase:
+    """gluon.data.Dataset as a base class: the subclass's ``__getitem__`` and ``__len__`` (what
+    torch's DataLoader reads) with Gluon's ``transform(fn)`` and ``transform_first(fn)``."""
+
+    def transform(self, fn, lazy=True):
+        return GluonDataset(self, fn)
+
+    def transform_first(self, fn, lazy=True):
+        return GluonDataset(self, fn, first=True)
+
+
+class GluonArrayDataset(GluonDatasetBase):
+    """gluon.data.ArrayDataset(*arrays): item i is (a[i], b[i], ...), or a[i] alone for one
+    array; the arrays must have one length. (Gluon turns a 1-D NDArray into numpy, so its
+    items are numpy scalars where these are 0-d tensors: a DataLoader batches both into the
+    same 1-D tensor.)"""
+
+    def __init__(self, *args):
+        if not args:
+            raise ValueError("ArrayDataset needs at least one array")
+        if any(len(a) != len(args[0]) for a in args):
+            raise ValueError(f"ArrayDataset's arrays differ in length: "
+                             f"{[len(a) for a in args]}")
+        self._data = list(args)
+
+    def __len__(self):
+        return len(self._data[0])
+
+    def __getitem__(self, idx):
+        if len(self._data) == 1:
+            return self._data[0][idx]
+        return tuple(data[idx] for data in self._data)
 
 
 def gluon_vision_dataset(kind, root, train=True, transform=None):
@@ -533,6 +569,8 @@ HELPERS = {
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+    "GluonDatasetBase": ("GluonDataset",),
+    "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",),
 }

@@ -19,6 +19,7 @@ rewritten call survive byte for byte. Standard library only.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
@@ -441,14 +442,27 @@ _reduction("max", "amax")
 _reduction("min", "amin")
 
 
+def _bound(node: ast.AST):
+    """A literal number, or float('inf') / float('-inf') / -float('inf') as a float."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _bound(node.operand)
+        return -inner if isinstance(inner, float) else _literal(node)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id == "float" and len(node.args) == 1 and not node.keywords:
+        text = _literal(node.args[0])
+        if isinstance(text, str) and text.strip().lower() in ("inf", "+inf", "-inf"):
+            return float(text)
+    return _literal(node)
+
+
 @_rule("nd-clip", ["mx.nd.clip"], "nd.clip(x, 0, 1)", "torch.clamp(x, 0, 1)",
-       "data and literal bounds a_min <= a_max, nothing else (with a_min > a_max MXNet gives "
-       "a_min, torch a_max)")
+       "data and literal bounds a_min <= a_max (float('inf') counts), nothing else (with "
+       "a_min > a_max MXNet gives a_min, torch a_max)")
 def _clip(site, analysis, text_of):
     args = _bind(_call(site), ("data", "a_min", "a_max"), 3)
     if args is None:
         return None
-    low, high = _literal(args["a_min"]), _literal(args["a_max"])
+    low, high = _bound(args["a_min"]), _bound(args["a_max"])
     numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (low, high))
     if not numbers or low > high:  # MXNet gives a_min where a_min > a_max, torch a_max
         return None
@@ -1375,8 +1389,14 @@ def _list_context(analysis: Analysis, node: ast.AST) -> bool:
 def _initialize(site, analysis, text_of):
     call, recv = _call(site), _receiver(site)
     args = _bind(call, ("init", "ctx", "verbose", "force_reinit"))
-    if args is None or recv is None or site.how == "guessed" \
-            or not _absent_or(args, "verbose", True, False) \
+    if recv is None or site.how == "guessed":
+        return None
+    return _initialize_text(recv, args, analysis, text_of)
+
+
+def _initialize_text(recv, args, analysis, text_of):
+    """``gluon_initialize(net, init, ctx)`` for ``net.initialize(**args)``, or None."""
+    if args is None or not _absent_or(args, "verbose", True, False) \
             or not _absent_or(args, "force_reinit", True, False):
         return None
     ctx = args.get("ctx")
@@ -1508,7 +1528,8 @@ def _on_collect_params(site) -> ast.AST | None:
     return _collected_block(_receiver(site))
 
 
-@_helper_rule("reset-ctx", ["mx.gluon.ParameterDict.reset_ctx"],
+@_helper_rule("reset-ctx", ["mx.gluon.ParameterDict.reset_ctx",
+                           "mx.gluon.Block.collect_params"],
               "nn.Dense(3, in_units=2).collect_params().reset_ctx(mx.cpu())",
               "gluon_reset_ctx(torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)), "
               "torch.device('cpu'))",
@@ -1523,7 +1544,27 @@ def _reset_ctx(site, analysis, text_of):
     return f"gluon_reset_ctx({text_of(net)}, {text_of(args['ctx'])})"
 
 
-@_rule("params-zero-grad", ["mx.gluon.ParameterDict.zero_grad"],
+@_helper_rule("params-initialize", ["mx.gluon.ParameterDict.initialize",
+                                    "mx.gluon.Block.collect_params"],
+              "nn.Dense(3, in_units=2).collect_params().initialize(mx.init.Xavier())",
+              "gluon_initialize(torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)), "
+              "gluon_init_xavier())",
+              "on net.collect_params() (every parameter) of a block the script builds: what "
+              "net.initialize(...) does, with the same conditions", ["gluon_initialize"])
+def _params_initialize(site, analysis, text_of):
+    net, collected = _on_collect_params(site), _receiver(site)
+    got = analysis.site_at(collected) if collected is not None else None
+    if net is None or got is None or got.how == "guessed":
+        return None
+    text = _initialize_text(net, _bind(_call(site), ("init", "ctx", "verbose", "force_reinit")),
+                            analysis, text_of)
+    if text is not None:
+        _consume(text_of, collected)
+    return text
+
+
+@_rule("params-zero-grad", ["mx.gluon.ParameterDict.zero_grad",
+                            "mx.gluon.Block.collect_params"],
        "nn.Dense(3, in_units=2).collect_params().zero_grad()",
        "torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)).zero_grad("
        "set_to_none=False)",
@@ -1537,7 +1578,8 @@ def _params_zero_grad(site, analysis, text_of):
     return f"{_atom(net, text_of(net))}.zero_grad(set_to_none=False)"
 
 
-@_rule("params-grad-req", ["mx.gluon.ParameterDict.setattr"],
+@_rule("params-grad-req", ["mx.gluon.ParameterDict.setattr",
+                           "mx.gluon.Block.collect_params"],
        "nn.Dense(3, in_units=2).collect_params().setattr('grad_req', 'null')",
        "torch.nn.Sequential(torch.nn.Flatten(), torch.nn.Linear(2, 3)).requires_grad_(False)",
        "on net.collect_params(), ('grad_req', 'null' or 'write'): the parameters frozen or "
@@ -1741,12 +1783,50 @@ def _compose(site, analysis, text_of):
 RULE_IMPORTS = {"vision-normalize": "torchvision", "vision-compose": "torchvision"}
 
 
+@_helper_rule("dataset-base", ["mx.gluon.data.Dataset"],
+              "class Pairs(gluon.data.Dataset):\n    pass", "class Pairs(GluonDatasetBase):",
+              "a class's base (its only one of MXNet): the subclass keeps its __getitem__ "
+              "and __len__, which torch's DataLoader reads; the helper base adds Gluon's "
+              "transform(fn) and transform_first(fn)", ["GluonDatasetBase"])
+def _dataset_base(site, analysis, text_of):
+    return "GluonDatasetBase" if site.kind == "base" else None
+
+
+@_helper_rule("array-dataset", ["mx.gluon.data.ArrayDataset"],
+              "gluon.data.ArrayDataset(x, y)", "GluonArrayDataset(x, y)",
+              "the arrays as positional arguments: item i is the tuple of their rows i (one "
+              "array: its row alone), with Gluon's transform methods", ["GluonArrayDataset"])
+def _array_dataset(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.keywords or not call.args:
+        return None
+    return f"GluonArrayDataset({', '.join(text_of(a) for a in call.args)})"
+
+
+def _own_datasets(analysis: Analysis) -> set[str]:
+    """The classes this file defines on gluon.data.Dataset (dataset-base rewrites their base)."""
+    return {s.node.name for s in analysis.sites if s.kind == "class"
+            and s.name == "mx.gluon.data.Dataset" and isinstance(s.node, ast.ClassDef)}
+
+
+def _a_helper_dataset(analysis: Analysis, recv: ast.AST | None) -> bool:
+    """Whether ``recv`` is a dataset the draft builds with Gluon's transform methods: one of
+    the vision or array-dataset rules', or an instance of the file's own Dataset class."""
+    if _built_by(analysis, recv, ("vision-mnist", "vision-fashionmnist", "array-dataset")):
+        return True
+    own = _own_datasets(analysis)
+    values = [recv] if isinstance(recv, ast.Call) else \
+        _values_of(analysis, recv) if recv is not None else []
+    return bool(own) and bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
+        for v in values)
+
+
 def _dataset_method(method: str):
     def rewrite(site, analysis, text_of):
         call, recv = _call(site), _receiver(site)
         args = _bind(call, ("fn", "lazy"), 1)
-        if args is None or not (_built_by(analysis, recv, "vision-mnist")
-                                or _built_by(analysis, recv, "vision-fashionmnist")):
+        if args is None or not _a_helper_dataset(analysis, recv):
             return None
         return f"{_atom(recv, text_of(recv))}.{method}({text_of(args['fn'])})"
     return rewrite
@@ -1759,8 +1839,8 @@ for _m in ("transform", "transform_first"):
                                            f"mx.gluon.data.vision.FashionMNIST.{_m}"),
         f"gluon.data.vision.MNIST('./data').{_m}(fn)",
         f"gluon_vision_dataset('MNIST', './data').{_m}(fn)",
-        "a dataset built by the vision rules: the helper's dataset has Gluon's "
-        f"{_m}(fn)", _dataset_method(_m)))
+        "a dataset built by the vision or array-dataset rules, or of the file's own Dataset "
+        f"class: the helper's dataset has Gluon's {_m}(fn)", _dataset_method(_m)))
     RULE_HELPERS[f"dataset-{_m.replace('_', '-')}"] = ("GluonDataset",)
 
 
@@ -1930,7 +2010,8 @@ def _mode_free(analysis: Analysis) -> bool:
 
 
 def _self_contained(analysis: Analysis) -> bool:
-    """Whether every module the file imports is MXNet's, numpy's or the standard library's:
+    """Whether every module the file imports is MXNet's, numpy's, the standard library's or a
+    data library's (:data:`_NO_MODELS`):
     its layers are all its own (a model imported from another file, or from a model zoo,
     would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or RNN
     API. Worked out once per analysis."""
@@ -1967,10 +2048,17 @@ def _imports_and_apis_own(analysis: Analysis) -> bool:
                 [node.module or ""] if not node.level else ["."]
             for mod in mods:
                 top = mod.split(".")[0]
-                if top not in ("mxnet", "numpy", "__future__") \
+                if top not in ("mxnet", "numpy", "__future__") and top not in _NO_MODELS \
                         and top not in sys.stdlib_module_names:
                     return False
     return True
+
+
+#: libraries that hold no MXNet model (data, plots, progress bars, images): a file importing
+#: them is still self-contained; its own modules, gluoncv, gluonnlp... are not
+_NO_MODELS = {"pandas", "scipy", "sklearn", "matplotlib", "PIL", "cv2", "tqdm", "requests",
+              "h5py", "yaml", "skimage", "imageio", "seaborn", "librosa", "soundfile", "nltk",
+              "tabulate", "termcolor", "pycocotools"}
 
 
 @_structural("record-unwrap", ["mx.autograd.record"],
@@ -2157,6 +2245,12 @@ class _Writer:
         self.analysis, self.src = analysis, src
         self.sites = {id(s.node): s for s in analysis.sites
                       if s.node is not None and s.kind in ("call", "method", "attribute")}
+        for s in analysis.sites:   # a class's base: a site of kind "base" (dataset-base)
+            if s.kind == "class" and isinstance(s.node, ast.ClassDef):
+                for b in s.node.bases:
+                    if analysis.qualname(b) == s.name:
+                        self.sites.setdefault(id(b), dataclasses.replace(s, kind="base",
+                                                                         node=b))
         self.memo: dict[int, tuple[str, list[tuple[int, str]]]] = {}
         self.fired: list[tuple[int, str]] = []
         self.done: set[int] = set()  # nodes a rule rewrote
