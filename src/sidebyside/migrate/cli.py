@@ -16,13 +16,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import gotchas, notebooks, report, rewrite
+from . import gotchas, notebooks, prove, report, rewrite
 
 EPILOG = """examples:
   python -m sidebyside.migrate train.py                     (MXNet -> PyTorch, on the terminal)
   python -m sidebyside.migrate src/ --format md --out plan.md
   python -m sidebyside.migrate src/ --write ../src-torch    (draft port + MIGRATION.md there)
   python -m sidebyside.migrate main.py --to gluon           (a PyTorch script -> Gluon)
+  python -m sidebyside.migrate model.py --prove             (each drafted block vs Gluon)
   python -m sidebyside.migrate --rules                      (the rewrite rules and detectors)
 
 Links point into the book (notebooks/NN_topic.ipynb#section, relative to its root; in a
@@ -62,6 +63,11 @@ def _parser() -> argparse.ArgumentParser:
                    help="prefix for the report's links (default: relative to the book)")
     p.add_argument("--rules", action="store_true",
                    help="list the rewrite rules and gotcha detectors and stop")
+    p.add_argument("--prove", action="store_true",
+                   help="prove the draft's modules: each Gluon block class the draft made "
+                        "an nn.Module is built in both frameworks, the weights copied, the "
+                        "float64 outputs compared (needs MXNet and PyTorch here; runs the "
+                        "script's imports and class definitions, nothing else)")
     p.add_argument("--fail-on", type=_fail_on, default=(), metavar="WHAT",
                    help="exit 3 when the scan finds it: unmapped, gotcha, blocker "
                         "(comma-separated)")
@@ -185,10 +191,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.out and scanned.exists() and _inside(Path(args.out), folder):
         return _fail(f"--out {args.out}: inside the scanned folder {folder}; migrate never "
                      "writes there (give a path outside it)")
+    if args.prove:
+        if args.to != "torch":
+            parser.error("--prove checks drafts to PyTorch: it goes with --to torch")
+        missing = prove.available()
+        if missing:
+            parser.error(f"--prove needs MXNet 1.x and PyTorch in this Python ({missing})")
     try:
         rep = report.scan(args.path, args.to)
     except report.ScanError as err:
         return _fail(str(err))
+    if args.prove:
+        prove.prove_report(rep)
     text = report.render(rep, args.format, args.link_base)
     staged = None
     if args.out:  # first, so that a bad --out leaves no port behind

@@ -148,6 +148,10 @@ class FileReport:
     line_status: dict[int, str] = field(default_factory=dict)
     #: what a draft cannot carry alone: (line, kind, what), kinds in :data:`BLOCKERS`
     blockers: list[tuple[int, str, str]] = field(default_factory=list)
+    #: the scanned text (a notebook's: its code cells as one script)
+    source: str = field(default="", repr=False)
+    #: with ``--prove``: each block the draft made a module, proven or not (:mod:`.prove`)
+    proofs: list | None = None
 
     def lines_by_status(self) -> dict[str, int]:
         counts = collections.Counter(self.line_status.values())
@@ -204,6 +208,17 @@ class Report:
     def notebooks(self) -> list[FileReport]:
         """The notebooks (.ipynb) analysed."""
         return [f for f in self.analysed if f.notebook is not None]
+
+    def proved(self) -> bool:
+        """Whether the blocks were proven (``--prove``)."""
+        return any(f.proofs is not None for f in self.analysed)
+
+    def proof_sentence(self) -> str:
+        proofs = [p for f in self.analysed for p in (f.proofs or [])]
+        c = collections.Counter(p.status for p in proofs)
+        return (f"Blocks proven in float64 against Gluon: {c['proven']} of the {len(proofs)} "
+                f"block classes the drafts made modules ({c['differs']} differ, "
+                f"{c['not built']} not built; each file says which and why).")
 
     def totals(self) -> dict:
         files = self.analysed
@@ -444,7 +459,7 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
             else g for g in r.findings]
     report = FileReport(path, len(source.splitlines()), reports,
                         [s for s in analysis.sites if s.kind == "import"
-                         and s.framework == written_for])
+                         and s.framework == written_for], source=source)
     markers = markers_for(reports, direction) + [
         rewrite.Marker(g.line, g.rule, g.message, gotchas.by_name(g.rule).where,
                        f"{gotchas.by_name(g.rule).link}#{gotchas.by_name(g.rule).anchor}")
@@ -695,6 +710,8 @@ def to_json(report: Report, base: str = "") -> str:
                        "line_status": {str(k): v for k, v in f.line_status.items()},
                        "blockers": [{"line": ln, "kind": k, "what": w}
                                     for ln, k, w in f.blockers],
+                       **({"proofs": [dataclasses.asdict(p) for p in f.proofs]}
+                          if f.proofs is not None else {}),
                        "sites": [_site_json(s, base, report.direction) for s in f.sites]}
                       for f in report.files]}
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
@@ -830,6 +847,8 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
            f"{t['constructs']} | {t['mapped']} | {t['with_gotchas']} |", ""]
     if report.notebooks():
         out += [NOTEBOOK_LINES, ""]
+    if report.proved():
+        out += [report.proof_sentence(), ""]
     if len(report.analysed) > 1:
         out += [f"| file | lines using {src} | converted | need a decision | no counterpart | "
                 "gotchas | blockers | conversion rate |", "|---|---|---|---|---|---|---|---|"]
@@ -882,6 +901,7 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
                 f"{gotchas.by_name(g.rule).anchor})" for g in r.findings)
             out.append(f"| {s.line} | {what} | {there} | {bites} | {taught} |")
         out.append("")
+        out += _proof_lines(f, "- ")
         found = _gotchas_by_rule(f)
         if found:
             out += ["Gotchas in this file, each once:", ""]
@@ -896,6 +916,21 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
                            f"{' (a decision)' if decision else ''}: {said}")
             out.append("")
     return "\n".join(out).rstrip() + "\n"
+
+
+def _proof_lines(f: FileReport, bullet: str) -> list[str]:
+    """With ``--prove``: a line per block the draft made a module (none without it)."""
+    if f.proofs is None:
+        return []
+    if not f.proofs:
+        return [f"{bullet}No block proven: the draft turned no Gluon block class into a "
+                "module.", ""] if bullet == "- " else []
+    out = [f"Blocks proven (Gluon vs the draft, float64, weights copied in order):", ""] \
+        if bullet == "- " else []
+    for p in f.proofs:
+        shape = f" on an input of shape {tuple(p.input_shape)}" if p.input_shape else ""
+        out.append(f"{bullet}{p.block}{p.args}: {p.status}{shape}: {p.detail}")
+    return out + ([""] if bullet == "- " else [])
 
 
 def to_text(report: Report, base: str = "") -> str:
@@ -921,6 +956,7 @@ def to_text(report: Report, base: str = "") -> str:
                 d = gotchas.by_name(g.rule)
                 out.append(f"    gotcha {g.rule}: {g.message}")
                 out.append(f"      shown in {d.where}: {_link(base, d.link)}#{d.anchor}")
+        out += _proof_lines(f, f"{f.path}: block ")
     t = report.totals()
     out += ["", f"{_n(t['files'], 'file')}, {_n(t['lines'], 'line')}, {t['constructs']} {src} "
                 f"construct{'' if t['constructs'] == 1 else 's'}: "
@@ -940,6 +976,8 @@ def to_text(report: Report, base: str = "") -> str:
     if missing:
         out.append("no counterpart, most used first: " + ", ".join(
             f"{n} ({k})" for n, k in missing))
+    if report.proved():
+        out.append(report.proof_sentence())
     if report.skipped:
         out.append(f"{len(report.skipped)} files skipped (reasons above)")
     if report.ignored:
