@@ -26,6 +26,9 @@ One job per module:
   and the draft back into the notebook, cell by cell;
 - :mod:`sidebyside.migrate.report`    — a scan of a file or folder, as text, Markdown, JSON or
   SARIF, with the conversion rate in lines and the blockers;
+- :mod:`sidebyside.migrate.prove`     — ``--prove``: each Gluon block class the draft made a
+  module, built in both frameworks (MXNet and PyTorch needed there, in a child process) with
+  the same weights, its float64 outputs compared;
 - :mod:`sidebyside.migrate.cli`       — ``python -m sidebyside.migrate``.
 
 The short calls::
@@ -47,6 +50,7 @@ _EXPORTS = {
     "catalogue": ("lookup",),
     "gotchas": ("DETECTORS", "detect_all"),
     "rewrite": ("RULES", "draft"),
+    "prove": ("prove_report",),
 }
 __all__ = [name for names in _EXPORTS.values() for name in names]
 

@@ -925,7 +925,7 @@ def _proof_lines(f: FileReport, bullet: str) -> list[str]:
     if not f.proofs:
         return [f"{bullet}No block proven: the draft turned no Gluon block class into a "
                 "module.", ""] if bullet == "- " else []
-    out = [f"Blocks proven (Gluon vs the draft, float64, weights copied in order):", ""] \
+    out = ["Blocks proven (Gluon vs the draft, float64, weights copied in order):", ""] \
         if bullet == "- " else []
     for p in f.proofs:
         shape = f" on an input of shape {tuple(p.input_shape)}" if p.input_shape else ""
