@@ -246,14 +246,16 @@ for _op, _top in _ELEMENTWISE.items():
 def _creation(op: str) -> None:
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), ("shape", "ctx", "dtype"), 1) if _call(site) else None
-        if args is None or not _absent_or(args, "ctx", None):
+        if args is None:
             return None
-        dt = _dtype(args.get("dtype"))
-        return f"torch.{op}({text_of(args['shape'])}, dtype={dt})" if dt else None
+        dt, dev = _dtype(args.get("dtype")), _device(args, analysis, text_of)
+        return f"torch.{op}({text_of(args['shape'])}, dtype={dt}{dev})" \
+            if dt and dev is not None else None
     _RULES.append(Rule(f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}((2, 3))",
                        f"torch.{op}((2, 3), dtype=torch.float32)",
-                       "no ctx (or ctx=None), no stype; dtype absent (float32 in MXNet) or a "
-                       "literal string", rewrite))
+                       "ctx absent, None or one device (device=, a torch.device after the "
+                       "mx.cpu/mx.gpu rules; not a list); no stype; dtype absent (float32 in "
+                       "MXNet) or a literal string", rewrite))
 
 
 _creation("zeros")
@@ -262,14 +264,14 @@ _creation("ones")
 
 @_rule("nd-full", ["mx.nd.full"], "nd.full((2, 3), 7)",
        "torch.full((2, 3), 7, dtype=torch.float32)",
-       "no ctx, no out; dtype absent (float32) or a literal string")
+       "ctx absent, None or one device; no out; dtype absent (float32) or a literal string")
 def _full(site, analysis, text_of):
     args = _bind(_call(site), ("shape", "val", "ctx", "dtype"), 2)
-    if args is None or not _absent_or(args, "ctx", None):
+    if args is None:
         return None
-    dt = _dtype(args.get("dtype"))
-    return f"torch.full({text_of(args['shape'])}, {text_of(args['val'])}, dtype={dt})" \
-        if dt else None
+    dt, dev = _dtype(args.get("dtype")), _device(args, analysis, text_of)
+    return f"torch.full({text_of(args['shape'])}, {text_of(args['val'])}, dtype={dt}{dev})" \
+        if dt and dev is not None else None
 
 
 @_rule("nd-arange", ["mx.nd.arange"], "nd.arange(2, 10, 3)",
@@ -494,6 +496,73 @@ _softmax("log_softmax", ("data", "axis"))
 def _flatten(site, analysis, text_of):
     args = _bind(_call(site), ("data",), 1)
     return None if args is None else f"torch.flatten({text_of(args['data'])}, 1)"
+
+
+def _number(node: ast.AST | None, default: float) -> float | None:
+    """A literal int or float (signs included); ``default`` for an absent argument."""
+    if node is None:
+        return default
+    v = _literal(node)
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def _device(args: dict, analysis: Analysis, text_of: TextOf) -> str | None:
+    """``, device=<ctx>`` for a ctx given (one device, not a list), ``""`` for none or
+    None, else None."""
+    ctx = args.get("ctx")
+    if ctx is None or _literal(ctx) is None:
+        return ""
+    if isinstance(ctx, (ast.List, ast.Tuple)) or _list_context(analysis, ctx):
+        return None
+    return f", device={text_of(ctx)}"
+
+
+def _sampler(op: str, low_name: str, high_name: str, defaults: tuple, torch_fill: str,
+             names: tuple[str, ...]) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), (low_name, high_name, "shape", "dtype", "ctx"))
+        if args is None or "shape" not in args:
+            return None
+        a = _number(args.get(low_name), defaults[0])
+        b = _number(args.get(high_name), defaults[1])
+        dt, dev = _dtype(args.get("dtype")), _device(args, analysis, text_of)
+        if a is None or b is None or dt is None or dev is None:
+            return None   # an NDArray of parameters samples per element: another shape
+        return (f"torch.empty({text_of(args['shape'])}, dtype={dt}{dev}).{torch_fill}("
+                f"{a!r}, {b!r})")
+    _RULES.append(Rule(
+        f"nd-random-{op}", names, f"nd.random.{op}({defaults[0]}, {defaults[1] * 2}, "
+        "shape=(2, 3))",
+        f"torch.empty((2, 3), dtype=torch.float32).{torch_fill}({defaults[0]!r}, "
+        f"{float(defaults[1] * 2)!r})",
+        f"{low_name} and {high_name} numbers (literal; an NDArray of them samples per element), "
+        "shape given, dtype absent (float32) or a literal string, ctx one device: the same "
+        "distribution, other numbers (another generator)", rewrite))
+
+
+_sampler("normal", "loc", "scale", (0.0, 1.0), "normal_",
+         ("mx.nd.random.normal", "mx.random.normal"))
+_sampler("uniform", "low", "high", (0.0, 1.0), "uniform_",
+         ("mx.nd.random.uniform", "mx.random.uniform"))
+
+
+@_rule("nd-random-randn", ["mx.nd.random.randn", "mx.random.randn"],
+       "nd.random.randn(2, 3)", "torch.randn((2, 3), dtype=torch.float32)",
+       "the shape as positional ints or names, loc 0 and scale 1 (absent), dtype absent "
+       "(float32) or a literal string, ctx one device: the same distribution, other numbers")
+def _randn(site, analysis, text_of):
+    call = _call(site)
+    if call is None or not call.args or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    kw = {k.arg: k.value for k in call.keywords}
+    if None in kw or set(kw) - {"loc", "scale", "dtype", "ctx"} \
+            or _number(kw.get("loc"), 0.0) != 0 or _number(kw.get("scale"), 1.0) != 1:
+        return None
+    dt, dev = _dtype(kw.get("dtype")), _device(kw, analysis, text_of)
+    if dt is None or dev is None:
+        return None
+    shape = ", ".join(text_of(a) for a in call.args)
+    return f"torch.randn(({shape}{',' if len(call.args) == 1 else ''}), dtype={dt}{dev})"
 
 
 _ND_ACTIVATIONS = {"relu": "torch.relu", "sigmoid": "torch.sigmoid", "tanh": "torch.tanh",
