@@ -240,3 +240,30 @@ def test_record_is_unwrapped_only_where_no_imported_model_can_hold_a_dropout(imp
     d = _draft(src)
     assert ("record-unwrap" in {r for _, r in d.rewritten}) is unwrapped
     assert ("with mx.autograd.record():" in d.source) is not unwrapped
+
+
+def test_a_module_of_the_scan_without_mode_dependent_layers_keeps_a_script_scoped(tmp_path):
+    """train.py imports data.py (no Dropout, BatchNorm... there, nor in what it imports) and,
+    in the second case, also model.py, whose Dropout could not follow train.py's scope."""
+    from sidebyside.migrate import report
+
+    (tmp_path / "utils").mkdir()
+    (tmp_path / "utils" / "__init__.py").write_text("")
+    (tmp_path / "utils" / "io.py").write_text("import os\nimport numpy as np\n"
+                                              "def load(path):\n    return np.load(path)\n")
+    (tmp_path / "data.py").write_text("from utils.io import load\nfrom mxnet import nd\n"
+                                      "def batches():\n    return nd.ones((2, 3))\n")
+    (tmp_path / "model.py").write_text("from mxnet.gluon import nn\n"
+                                       "def net():\n    return nn.Dropout(0.5)\n")
+    body = ("import mxnet as mx\nfrom mxnet import nd\nx = data.batches()\n"
+            "with mx.autograd.record():\n    y = x * 2\n")
+    for extra, unwrapped in (("", True), ("import model\n", False)):
+        (tmp_path / "train.py").write_text("import data\n" + extra + body)
+        rep = report.scan(tmp_path)
+        train = next(f for f in rep.analysed if f.path == "train.py")
+        assert ("record-unwrap" in {r for _, r in train.draft.rewritten}) is unwrapped, extra
+    # two imports down, a model zoo: data.py is no longer free of it, nor train.py
+    (tmp_path / "utils" / "io.py").write_text("from gluoncv import model_zoo\n")
+    (tmp_path / "train.py").write_text("import data\n" + body)
+    train = next(f for f in report.scan(tmp_path).analysed if f.path == "train.py")
+    assert "record-unwrap" not in {r for _, r in train.draft.rewritten}

@@ -414,13 +414,17 @@ def _dedupe(markers: list[rewrite.Marker]) -> list[rewrite.Marker]:
 
 
 def scan_source(source: str, path: str = "<string>", direction: str = "torch",
-                local_classes: dict[str, str] | None = None) -> FileReport:
+                local_classes: dict[str, str] | None = None,
+                mode_free: frozenset[str] = frozenset()) -> FileReport:
     """One file's report, from its source text (``local_classes``: see
-    :func:`resolve.analyse`). Raises ``SyntaxError`` for code that does not parse."""
+    :func:`resolve.analyse`; ``mode_free``: the modules it imports, as it spells them, that
+    hold no layer acting differently in training). Raises ``SyntaxError`` for code that does
+    not parse."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {sorted(DIRECTIONS)}, not {direction!r}")
     written_for = DIRECTIONS[direction]
     analysis = resolve.analyse(source, path, written_for, local_classes)
+    analysis.mode_free_modules = mode_free
     found = gotchas.detect_all(analysis, direction)
     sites = [s for s in analysis.sites if s.framework == written_for and s.kind != "import"]
     if not any(s.kind == "import" and s.framework == written_for for s in analysis.sites) \
@@ -578,23 +582,112 @@ _PYTHON2 = ("Missing parentheses in call to 'print'", "Missing parentheses in ca
             "leading zeros in decimal integer literals are not permitted")
 
 
+#: a word that may mark a module's layer as acting one way in training and another in
+#: prediction, or an API the scope rules leave alone (a module holding none is mode-free)
+_MODE_TEXT = re.compile(r"Dropout|BatchNorm|InstanceNorm|train_mode|predict_mode|is_training"
+                        r"|set_training|model_zoo|SymbolBlock|\b(?:rnn|sym|symbol|mod|Module)\b")
+
+
+def _module_imports(source: str) -> list[tuple[int, str, tuple[str, ...]]] | None:
+    """Each import of a module: (level, module, names imported from it); None if the source
+    does not parse."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out += [(0, a.name, ()) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            out.append((node.level, node.module or "", tuple(a.name for a in node.names)))
+    return out
+
+
+def _local_targets(shown: str, level: int, module: str, names, files: set[str]) -> list[str]:
+    """The scanned files an import can mean: the module and each name as a submodule, found
+    beside the importing file (the script's folder is first on sys.path), in the package a
+    relative import names, or from the scan's root."""
+    here = posixpath.dirname(shown.replace(os.sep, "/"))
+    if level:
+        for _ in range(level - 1):
+            here = posixpath.dirname(here)
+        bases = [here]
+    else:
+        bases = [here, ""] if here else [""]
+    parts = [p for p in module.split(".") if p]
+    found = []
+    for base in bases:
+        for tail in [parts] + [parts + [n] for n in names if n != "*"]:
+            if not tail:
+                continue
+            stem = posixpath.join(base, *tail)
+            found += [c for c in (stem + ".py", posixpath.join(stem, "__init__.py"))
+                      if c in files]
+    return found
+
+
+def _mode_free_imports(items) -> dict[str, frozenset[str]]:
+    """For each scanned file, the modules it imports (as it spells them) that are files of
+    the scan holding no layer that acts differently in training (:data:`_MODE_TEXT`) and
+    importing, in turn, only such files or modules that hold no MXNet model."""
+    sources = {s.replace(os.sep, "/"): src for s, src, _ in items
+               if src is not None and s.endswith(".py")}
+    files = set(sources)
+    imports = {s: _module_imports(src) for s, src in sources.items()}
+    targets = {s: [(mod, _local_targets(s, lvl, mod, names, files))
+                   for lvl, mod, names in imps]
+               for s, imps in imports.items() if imps is not None}
+
+    def harmless(mod: str) -> bool:
+        import sys
+
+        top = mod.split(".")[0]
+        return top in ("mxnet", "numpy", "__future__") or top in rewrite.NO_MODELS \
+            or top in sys.stdlib_module_names
+    safe: set[str] = set()
+    changed = True
+    while changed:   # a fixed point: a file is safe once everything it imports is
+        changed = False
+        for s, imps in targets.items():
+            if s in safe or _MODE_TEXT.search(sources[s]):
+                continue
+            if all(found and all(t in safe or t == s for t in found) or
+                   (not found and harmless(mod)) for mod, found in imps):
+                safe.add(s)
+                changed = True
+    out = {}
+    for s, imps in targets.items():
+        ok = {("." * lvl) + mod for (lvl, mod, _), (_, found) in zip(imports[s], imps)
+              if found and all(t in safe for t in found)}
+        if ok:
+            out[s] = frozenset(ok)
+    return out
+
+
 def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     """The reports of several files read together: ``items`` are ``(shown path, source or
     None, why it is skipped)``. A class one file defines on a framework base types what
-    another file builds from it (``from data import FirstBatches``)."""
+    another file builds from it (``from data import FirstBatches``); a module of the scan
+    that holds no layer acting differently in training does not keep a file that imports it
+    from following Gluon's training scope (:func:`_mode_free_imports`)."""
     written_for = DIRECTIONS[direction]
     local: dict[str, str] = {}
+    quiet: dict[str, frozenset[str]] = {}
     if len(items) > 1:
         for shown, source, _ in items:
             if source is not None and "class " in source:
                 local.update(_classes_of(source, shown, written_for))
+        if direction == "torch":
+            quiet = _mode_free_imports(items)
     reports = []
     for shown, source, why in items:
         if source is None:
             reports.append(FileReport(shown, skipped=why))
             continue
         try:
-            reports.append(scan_source(source, shown, direction, local))
+            reports.append(scan_source(source, shown, direction, local,
+                                       quiet.get(shown.replace(os.sep, "/"), frozenset())))
         except SyntaxError as err:
             py2 = any(k in (err.msg or "") for k in _PYTHON2)
             reports.append(FileReport(shown, len(source.splitlines()), skipped=(

@@ -69,6 +69,8 @@ class Analysis:
     _lines: _Lines | None = field(default=None, repr=False)
     _nodes: list | None = field(default=None, repr=False)
     _calls: list | None = field(default=None, repr=False)
+    #: the modules it imports (as spelled) that the scan found free of mode-dependent layers
+    mode_free_modules: frozenset = field(default=frozenset(), repr=False)
     _by_node: tuple | None = field(default=None, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:

@@ -2080,7 +2080,8 @@ def _mode_free(analysis: Analysis) -> bool:
 
 def _self_contained(analysis: Analysis) -> bool:
     """Whether every module the file imports is MXNet's, numpy's, the standard library's or a
-    data library's (:data:`_NO_MODELS`):
+    data library's (:data:`NO_MODELS`) or one of the scan's files free of
+    mode-dependent layers (``Analysis.mode_free_modules``):
     its layers are all its own (a model imported from another file, or from a model zoo,
     would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or RNN
     API. Worked out once per analysis."""
@@ -2114,10 +2115,12 @@ def _imports_and_apis_own(analysis: Analysis) -> bool:
     for node in analysis.nodes():
         if isinstance(node, (ast.Import, ast.ImportFrom)):
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if not node.level else ["."]
+                ["." * node.level + (node.module or "")]
             for mod in mods:
                 top = mod.split(".")[0]
-                if top not in ("mxnet", "numpy", "__future__") and top not in _NO_MODELS \
+                if mod in analysis.mode_free_modules:
+                    continue   # a module of the scan with no mode-dependent layer
+                if top not in ("mxnet", "numpy", "__future__") and top not in NO_MODELS \
                         and top not in sys.stdlib_module_names:
                     return False
     return True
@@ -2125,7 +2128,7 @@ def _imports_and_apis_own(analysis: Analysis) -> bool:
 
 #: libraries that hold no MXNet model (data, plots, progress bars, images): a file importing
 #: them is still self-contained; its own modules, gluoncv, gluonnlp... are not
-_NO_MODELS = {"pandas", "scipy", "sklearn", "matplotlib", "PIL", "cv2", "tqdm", "requests",
+NO_MODELS = {"pandas", "scipy", "sklearn", "matplotlib", "PIL", "cv2", "tqdm", "requests",
               "h5py", "yaml", "skimage", "imageio", "seaborn", "librosa", "soundfile", "nltk",
               "tabulate", "termcolor", "pycocotools"}
 
