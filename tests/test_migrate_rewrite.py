@@ -407,10 +407,117 @@ def test_rule_matches_mxnet(case):
                                rtol=2e-6, atol=2e-6)
 
 
+# -- MXNet's NumPy interface: the same harness, MXNet run under npx.set_np() ----------------
+
+NP_HEADER = "import numpy as onp\nimport mxnet as mx\nfrom mxnet import np, npx\nnpx.set_np()\n"
+_NP_OPS = [r.name[3:] for r in RULES if r.name.startswith("np-")
+           and r.note.startswith("one positional argument (a float array)")]
+
+NP_CASES = [Case(f"np-{op}", {f"np-{op}"}, f"result = np.{op}(x)",
+                 {"x": _DOMAIN.get(op, _u(2, 3) * 3 if op in ("floor", "ceil", "trunc", "sign")
+                                   else X)})
+            for op in _NP_OPS] + [
+    Case("np-zeros", {"np-zeros", "set-np-drop"}, "result = np.zeros((2, 3))"),
+    Case("np-zeros-type", {"np-zeros"}, "result = np.zeros(4, dtype=np.int64)"),
+    Case("np-ones-str", {"np-ones"}, "result = np.ones((2,), 'float64')"),
+    Case("np-full", {"np-full"}, "result = np.full((2, 2), 7)"),
+    Case("np-full-numpy-type", {"np-full"}, "result = np.full(3, 2, dtype=onp.int32)"),
+    Case("np-arange", {"np-arange"}, "result = np.arange(5)"),
+    Case("np-arange-step", {"np-arange"}, "result = np.arange(2, 11, 3, dtype='int64')"),
+    Case("np-array-ints", {"np-array"}, "result = np.array([[1, 2], [3, 4]])"),
+    Case("np-array-bools", {"np-array"}, "result = np.array([True, False])"),
+    Case("np-array-dtype", {"np-array"}, "result = np.array([1.5, 2], dtype='float64')"),
+    Case("np-array-numpy-int", {"np-array-copy"}, "result = np.array(onp.arange(4))"),
+    Case("np-array-numpy-f64", {"np-array-copy"}, "result = np.array(x_np)",
+         {"x_np": X.astype(np.float64)}),
+    Case("np-array-array", {"np-array-copy"}, "result = np.array(x)",
+         {"x": X.astype(np.float16)}),
+    Case("np-array-array-dtype", {"np-array-copy"}, "result = np.array(x, dtype='float64')",
+         {"x": X}),
+    Case("np-zeros-like", {"np-zeros-like"}, "result = np.zeros_like(x)",
+         {"x": X.astype(np.float64)}),
+    Case("np-ones-like", {"np-ones-like"}, "result = np.ones_like(x)", {"x": X}),
+    Case("np-expand-dims", {"np-expand-dims"}, "result = np.expand_dims(x, -1)", {"x": X}),
+    Case("np-concatenate", {"np-concatenate"}, "result = np.concatenate([x, y])",
+         {"x": X, "y": Y}),
+    Case("np-concatenate-axis", {"np-concatenate"}, "result = np.concatenate((x, y), axis=1)",
+         {"x": X, "y": Y}),
+    Case("np-stack", {"np-stack"}, "result = np.stack([x, y], axis=2)", {"x": X, "y": Y}),
+    Case("np-sum-all", {"np-sum"}, "result = np.sum(x)", {"x": X3}),
+    Case("np-mean-axis", {"np-mean"}, "result = np.mean(x, axis=(0, 2))", {"x": X3}),
+    Case("np-max-keep", {"np-max"}, "result = np.max(x, axis=1, keepdims=True)", {"x": X3}),
+    Case("np-min", {"np-min"}, "result = np.min(x, 0)", {"x": X3}),
+    Case("np-ndarray-sum", {"np-ndarray-sum", "np-array"},
+         "x = np.array([[1.0, 2], [3, 4]])\nresult = x.sum(axis=0)"),
+    Case("np-ndarray-mean-all", {"np-ndarray-mean", "np-zeros"},
+         "x = np.zeros((2, 3))\nresult = x.mean()"),
+    Case("np-ndarray-max", {"np-ndarray-max", "np-array"},
+         "x = np.array([[1.0, 5], [3, 4]])\nresult = x.max(axis=1, keepdims=True)"),
+    Case("np-ndarray-min", {"np-ndarray-min", "np-array"},
+         "x = np.array([[1.0, 5], [3, 4]])\nresult = x.min(-1)"),
+    Case("np-argmax", {"np-argmax"}, "result = np.argmax(x, axis=1)", {"x": X3}),
+    Case("np-argmax-flat", {"np-argmax"}, "result = np.argmax(x)", {"x": X3}),
+    Case("np-argmin", {"np-argmin"}, "result = np.argmin(x, 0)", {"x": X3}),
+    Case("npx-softmax", {"npx-softmax"}, "result = npx.softmax(x)", {"x": X3}),
+    Case("npx-softmax-axis", {"npx-softmax"}, "result = npx.softmax(x, axis=0)", {"x": X3}),
+    Case("npx-relu", {"npx-relu"}, "result = npx.relu(x)", {"x": X}),
+    Case("npx-sigmoid", {"npx-sigmoid"}, "result = npx.sigmoid(x)", {"x": X}),
+    Case("npx-batch-dot", {"nd-batch-dot"}, "result = npx.batch_dot(x, y, transpose_b=True)",
+         {"x": X3, "y": _u(2, 3, 4)}),
+    Case("np-tile", {"np-tile"}, "result = np.tile(x, (2, 1))", {"x": X}),
+    Case("np-power", {"np-power"}, "result = np.power(x, 2)", {"x": X}),
+    Case("np-power-arrays", {"np-power"}, "result = np.power(x, y)", {"x": POS, "y": Y}),
+    Case("np-squeeze", {"np-squeeze"}, "result = np.squeeze(x)", {"x": _u(1, 3, 1)}),
+    Case("np-squeeze-axis", {"np-squeeze"}, "result = np.squeeze(x, axis=(0, 1))",
+         {"x": _u(1, 1)}),
+    Case("np-reshape", {"ndarray-reshape", "np-zeros"},
+         "x = np.zeros((2, 3))\nresult = x.reshape(3, -1)"),
+    Case("np-asnumpy", {"asnumpy", "np-ones"}, "x = np.ones((2,))\nresult = x.asnumpy()"),
+    Case("npx-cpu", {"npx-cpu"}, "result = npx.cpu()"),
+    Case("npx-num-gpus", {"npx-num-gpus"}, "result = onp.array(npx.num_gpus())",
+         dtype=False),
+]
+
+
+def _np_port(code: str):
+    d = draft(analyse(NP_HEADER + code, "case.py"))
+    body = [ln for ln in d.source.splitlines() if not _MX_IMPORT.match(ln)]
+    return d, "\n".join(body) + "\n"
+
+
+@pytest.mark.parametrize("case", NP_CASES, ids=lambda c: c.id)
+def test_numpy_interface_rule_matches_mxnet(case):
+    d, port = _np_port(case.code)
+    fired = {name for _, name in d.rewritten}
+    assert case.rules <= fired, f"did not fire: {case.rules - fired}\n{d.source}"
+    helpers = {h for _, rule in d.rewritten for h in RULE_HELPERS.get(rule, ())}
+    own = port.replace(draft_helpers.source_of(helpers), "") if helpers else port
+    leftover = [ln for ln in own.splitlines() if re.search(r"(?<![\w.])(np|npx|mx)\.", ln)]
+    assert not leftover, f"MXNet left after the rewrite: {leftover}\n{d.source}"
+    env = {k: (v if k.endswith("_np") else mx.np.array(v, dtype=v.dtype))
+           for k, v in case.inputs.items()}
+    try:
+        exec(compile(NP_HEADER + case.code, "mxnet_case.py", "exec"), env)
+    finally:
+        mx.npx.reset_np()
+    want = env["result"]
+    got = _run_torch(case, port)[0]
+    (mk, mv), (tk, tv) = _value(want), _value(got)
+    assert mk == tk
+    if mk == "device":
+        assert mv == tv
+        return
+    assert mv.shape == tv.shape, f"{mv.shape} != {tv.shape}\n{port}"
+    if case.dtype:
+        assert mv.dtype == tv.dtype, f"{mv.dtype} != {tv.dtype}\n{port}"
+    np.testing.assert_allclose(tv.astype(np.float64), mv.astype(np.float64),
+                               rtol=2e-6, atol=2e-6)
+
+
 def test_every_rule_has_a_case():
     from test_migrate_port import COVERED   # the rules checked against MXNet there
 
-    covered = set().union(*(c.rules for c in CASES)) | COVERED
+    covered = set().union(*(c.rules for c in CASES + NP_CASES)) | COVERED
     assert covered == {r.name for r in RULES}
     assert len(RULES) >= 25
     assert len({r.name for r in RULES}) == len(RULES)
@@ -425,9 +532,17 @@ def test_rules_are_documented():
             d, _ = _port(r.before)
             assert r.after in d.source, f"{r.name}: {r.before} gave\n{d.source}"
             continue
+        if r.name in STRUCTURAL and r.mxnet[0].startswith("mx.npx."):   # set_np's statement
+            d, _ = _np_port("x = np.zeros((2,))\n")
+            assert r.before not in d.source, d.source
+            continue
         if r.name in STRUCTURAL:   # a statement: its example is one, in a script
             d, _ = _port(f"x = nd.array([1.0])\nnet = nn.Sequential()\n{r.before}")
             assert r.before.splitlines()[0] not in d.source, d.source
+            continue
+        if r.mxnet[0].startswith(("mx.np.", "mx.npx.")):   # NumPy interface
+            d, _ = _np_port(f"x = np.array([1.0])\ny = x\nresult = {r.before}")
+            assert r.after in d.source, f"{r.name}: {r.before} gave\n{d.source}"
             continue
         # a file that sets Gluon's scope (dropout-scoped, batchnorm-scoped need one)
         d, _ = _port("with mx.autograd.predict_mode():\n    pass\n"

@@ -210,6 +210,11 @@ def test_rules_table_is_well_formed():
     for r in RULES:
         if r.name in STRUCTURAL:   # a statement, not an expression: tests/test_migrate_rewrite.py
             continue
+        if r.mxnet[0].startswith(("mx.np.", "mx.npx.")):   # NumPy interface
+            d = _draft("from mxnet import np, npx\nx = np.array([1.0])\ny = x\n"
+                       f"result = {r.before}\n")
+            assert r.after in d.source, r.name
+            continue
         if r.before.startswith("class "):   # a class's base
             assert r.after in _draft("import mxnet as mx\n" + HEAD + r.before).source, r.name
             continue

@@ -322,6 +322,27 @@ def gluon_array(source_array, ctx=None, dtype=None):
     return out if ctx is None else out.to(ctx)
 
 
+def gluon_np_array(obj, dtype=None, ctx=None):
+    """mx.np.array(obj, dtype, ctx): a new tensor (a copy); a tensor (an mx.np array in MXNet)
+    or a numpy array keeps its dtype, anything else (lists, numbers, bools) becomes float32,
+    unless ``dtype`` says."""
+    import numpy
+    import torch
+
+    def torch_dtype(d):
+        return d if isinstance(d, torch.dtype) else getattr(torch, numpy.dtype(d).name)
+
+    if isinstance(obj, torch.Tensor):
+        out = obj.detach().clone()
+    elif isinstance(obj, numpy.ndarray):
+        out = torch.from_numpy(obj.copy())
+    else:
+        out = torch.from_numpy(numpy.array(obj, dtype=numpy.float32))
+    if dtype is not None:
+        out = out.to(torch_dtype(dtype))
+    return out if ctx is None else out.to(ctx)
+
+
 def gluon_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """gluon.utils.split_and_load: ``data`` cut along ``batch_axis`` into one slice per device
     of ``ctx_list`` (the first ``size % n`` slices one longer), each moved to its device; a
@@ -565,7 +586,8 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "gluon_array": (), "gluon_split_and_load": (), "gluon_backward": (), "gluon_waitall": (),
+    "gluon_array": (), "gluon_np_array": (), "gluon_split_and_load": (), "gluon_backward": (),
+    "gluon_waitall": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),

@@ -451,11 +451,14 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
     for line, rule in probe.rewritten:
         fired[line].append(rule)
     rules = {r.name: r for r in rewrite.RULES}
+    taken = {(line, col): rule for line, col, rule in probe.consumed}
     for r in reports:
         for rule in fired.get(r.site.line, ()):
             if r.site.name in rules[rule].mxnet:
                 r.rewrite = rule
                 break
+        else:   # rewritten as part of another construct's rewrite
+            r.rewrite = taken.get((r.site.line, r.site.col))
     for r in reports:  # a gotcha the rewrite settles is reported, no longer a decision
         settled = rewrite.RULE_RESOLVES.get(r.rewrite or "", ())
         r.findings = [dataclasses.replace(g, decision=False, message=(

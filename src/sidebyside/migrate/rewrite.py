@@ -69,6 +69,9 @@ class Draft:
     source: str
     rewritten: list[tuple[int, str]]   # (line, rule name), in source order
     marked: list[Marker]               # the markers written, in the order given
+    #: (line, column, rule) of each MXNet construct a rule rewrote with its own (the
+    #: ``collect_params()`` of ``Trainer(net.collect_params(), ...)``, an ``np.float32``)
+    consumed: list[tuple[int, int, str]] = field(default_factory=list)
 
 
 # -- reading arguments ------------------------------------------------------------------
@@ -264,14 +267,27 @@ _creation("ones")
 
 @_rule("nd-full", ["mx.nd.full"], "nd.full((2, 3), 7)",
        "torch.full((2, 3), 7, dtype=torch.float32)",
-       "ctx absent, None or one device; no out; dtype absent (float32) or a literal string")
+       "a literal shape (an int n written (n,)); ctx absent, None or one device; no out; "
+       "dtype absent (float32) or a literal string")
 def _full(site, analysis, text_of):
     args = _bind(_call(site), ("shape", "val", "ctx", "dtype"), 2)
     if args is None:
         return None
-    dt, dev = _dtype(args.get("dtype")), _device(args, analysis, text_of)
-    return f"torch.full({text_of(args['shape'])}, {text_of(args['val'])}, dtype={dt}{dev})" \
-        if dt and dev is not None else None
+    dt, dev, size = _dtype(args.get("dtype")), _device(args, analysis, text_of), \
+        _size_text(args["shape"], text_of)
+    return f"torch.full({size}, {text_of(args['val'])}, dtype={dt}{dev})" \
+        if dt and dev is not None and size else None
+
+
+def _size_text(node: ast.AST, text_of) -> str | None:
+    """A shape torch.full takes: a literal tuple as written, an int literal n as (n,);
+    None for an expression (an int there would need the tuple, a tuple must not get one)."""
+    v = _literal(node)
+    if _is_int(v):
+        return f"({v},)"
+    if isinstance(v, (tuple, list)) and all(_is_int(d) for d in v):
+        return text_of(node)
+    return None
 
 
 @_rule("nd-arange", ["mx.nd.arange"], "nd.arange(2, 10, 3)",
@@ -618,7 +634,7 @@ _binary_helper("maximum")
 _binary_helper("minimum")
 
 
-@_rule("nd-batch-dot", ["mx.nd.batch_dot"], "nd.batch_dot(a, b, transpose_b=True)",
+@_rule("nd-batch-dot", ["mx.nd.batch_dot", "mx.npx.batch_dot"], "nd.batch_dot(a, b, transpose_b=True)",
        "torch.matmul(a, b.transpose(-2, -1))",
        "transpose_a/transpose_b literal bools (the last two axes swapped); inputs of rank 3 "
        "or more with the same batch axes, as MXNet requires")
@@ -715,7 +731,7 @@ def _reshape(site, analysis, text_of):
     return f"torch.reshape({text_of(args['data'])}, {_tuple_text(tuple(shape))})"
 
 
-@_rule("ndarray-reshape", ["mx.nd.NDArray.reshape"], "x.reshape((2, -1))",
+@_rule("ndarray-reshape", ["mx.nd.NDArray.reshape", "mx.np.ndarray.reshape"], "x.reshape((2, -1))",
        "torch.reshape(x, (2, -1))",
        "receiver an NDArray; the shape as one literal tuple, as ints, or shape=; positive ints "
        "and at most one -1; no reverse")
@@ -737,8 +753,13 @@ def _method_reshape(site, analysis, text_of):
     return f"torch.reshape({text_of(recv)}, {_tuple_text(tuple(shape))})"
 
 
+#: NDArray methods whose mx.np.ndarray namesake means the same (the rule takes both)
+_NP_METHODS = {"asnumpy", "attach_grad", "as_in_context", "shape", "ndim"}
+
+
 def _method(name: str, mx_name: str, before: str, after: str, note: str, build) -> None:
-    """A rule for a method (or attribute) of NDArray: ``build(receiver_text, call)``."""
+    """A rule for a method (or attribute) of NDArray (and of mx.np.ndarray where
+    :data:`_NP_METHODS` says): ``build(receiver_text, call)``."""
     def rewrite(site, analysis, text_of):
         recv = _receiver(site)
         if recv is None:
@@ -746,7 +767,9 @@ def _method(name: str, mx_name: str, before: str, after: str, note: str, build) 
         if getattr(build, "wants_analysis", False):
             return build(_atom(recv, text_of(recv)), site.node, text_of, analysis)
         return build(_atom(recv, text_of(recv)), site.node, text_of)
-    _RULES.append(Rule(name, (f"mx.nd.NDArray.{mx_name}",), before, after, note, rewrite))
+    names = (f"mx.nd.NDArray.{mx_name}",) + (
+        (f"mx.np.ndarray.{mx_name}",) if mx_name in _NP_METHODS else ())
+    _RULES.append(Rule(name, names, before, after, note, rewrite))
 
 
 def _no_args(fn):
@@ -1023,6 +1046,299 @@ def _sce(site, analysis, text_of):
     call = _call(site)
     return "torch.nn.CrossEntropyLoss(reduction='none')" \
         if call is not None and not call.args and not call.keywords else None
+
+
+# -- MXNet's NumPy interface (mx.np, mx.npx; npx.set_np()) ------------------------------------
+# NumPy's semantics, with MXNet's defaults: float32 where numpy would give float64 or int64
+# (a Python list, np.zeros, np.arange), 0-d results like numpy's (no (1,) as in mx.nd).
+
+_NP_ELEMENTWISE = {k: v for k, v in _ELEMENTWISE.items()
+                   if k not in ("rsqrt", "sigmoid", "relu", "fix", "erf")}
+
+
+def _np_elementwise(op: str, torch_op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        call = _call(site)
+        if call is None or call.keywords or len(call.args) != 1 \
+                or isinstance(call.args[0], ast.Starred):
+            return None
+        return f"torch.{torch_op}({text_of(call.args[0])})"
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}(x)", f"torch.{torch_op}(x)",
+                       "one positional argument (a float array), no keywords (no out=)",
+                       rewrite))
+
+
+for _op, _top in _NP_ELEMENTWISE.items():
+    _np_elementwise(_op, _top)
+
+
+def _npx_unary(op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        call = _call(site)
+        if call is None or call.keywords or len(call.args) != 1 \
+                or isinstance(call.args[0], ast.Starred):
+            return None
+        return f"torch.{op}({text_of(call.args[0])})"
+    _RULES.append(Rule(f"npx-{op}", (f"mx.npx.{op}",), f"npx.{op}(x)", f"torch.{op}(x)",
+                       "a single positional argument, no keywords", rewrite))
+
+
+_npx_unary("relu")
+_npx_unary("sigmoid")
+
+
+def _np_dtype(node: ast.AST | None, analysis: Analysis, text_of=None) -> str | None:
+    """The torch dtype of an mx.np dtype argument: absent or None (MXNet's float32), a
+    literal string, numpy's or mx.np's type (np.float64 for either); an mx.np type is
+    consumed (``text_of``: the rule rewrites it with its call)."""
+    name = analysis.qualname(node) if node is not None else None
+    if name and name.startswith("mx.np.") and name[6:] in _DTYPES:
+        if text_of is not None:
+            _consume(text_of, node)
+        return f"torch.{_DTYPES[name[6:]]}"
+    return _dtype(node, numpy_names=_numpy_names(analysis))
+
+
+def _np_creation(op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("shape", "dtype", "order", "ctx"), 1)
+        if args is None or not _absent_or(args, "order", "C"):
+            return None
+        dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
+            _device(args, analysis, text_of)
+        return f"torch.{op}({text_of(args['shape'])}, dtype={dt}{dev})" \
+            if dt and dev is not None else None
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}((2, 3))",
+                       f"torch.{op}((2, 3), dtype=torch.float32)",
+                       "dtype absent or None (float32 in MXNet's numpy, not numpy's float64), "
+                       "a literal string or a numpy type; order 'C'; ctx one device", rewrite))
+
+
+_np_creation("zeros")
+_np_creation("ones")
+
+
+@_rule("np-full", ["mx.np.full"], "np.full((2, 3), 7)",
+       "torch.full((2, 3), 7, dtype=torch.float32)",
+       "a literal shape (an int n written (n,)); dtype absent or None (float32), a literal "
+       "string or a numpy type; order 'C'; ctx one device; no out")
+def _np_full(site, analysis, text_of):
+    args = _bind(_call(site), ("shape", "fill_value", "dtype", "order", "ctx"), 2)
+    if args is None or not _absent_or(args, "order", "C"):
+        return None
+    dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
+            _device(args, analysis, text_of)
+    size = _size_text(args["shape"], text_of)
+    return (f"torch.full({size}, {text_of(args['fill_value'])}, dtype={dt}{dev})") \
+        if dt and dev is not None and size else None
+
+
+@_rule("np-arange", ["mx.np.arange"], "np.arange(2, 10, 3)",
+       "torch.arange(2, 10, 3, dtype=torch.float32)",
+       "start, stop and step int literals (a float step may count differently); dtype absent "
+       "or None (float32 in MXNet's numpy, not int64) or a literal; ctx one device")
+def _np_arange(site, analysis, text_of):
+    args = _bind(_call(site), ("start", "stop", "step", "dtype", "ctx"), 1)
+    if args is None or any(k in args and not _is_int(_literal(args[k]))
+                           for k in ("start", "stop", "step")):
+        return None
+    dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
+            _device(args, analysis, text_of)
+    if not dt or dev is None:
+        return None
+    bounds = ", ".join(text_of(args[k]) for k in ("start", "stop", "step") if k in args)
+    return f"torch.arange({bounds}, dtype={dt}{dev})"
+
+
+@_rule("np-array", ["mx.np.array"], "np.array([[1, 2], [3, 4]])",
+       "torch.tensor([[1, 2], [3, 4]], dtype=torch.float32)",
+       "a list, tuple or number (MXNet makes it float32 whatever the values, ints and bools "
+       "included) or dtype given; ctx one device (an array source: np-array-copy)")
+def _np_array(site, analysis, text_of):
+    args = _bind(_call(site), ("object", "dtype", "ctx"), 1)
+    if args is None:
+        return None
+    src = args["object"]
+    plain = isinstance(src, (ast.List, ast.Tuple, ast.Constant)) or \
+        (isinstance(src, ast.UnaryOp) and isinstance(src.operand, ast.Constant))
+    if not plain:
+        return None
+    dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
+            _device(args, analysis, text_of)
+    return f"torch.tensor({text_of(src)}, dtype={dt}{dev})" if dt and dev is not None \
+        else None
+
+
+@_helper_rule("np-array-copy", ["mx.np.array"], "np.array(x)", "gluon_np_array(x)",
+              "where np-array does not apply (an array or another sequence): a tensor keeps "
+              "its dtype (copied), a numpy array its own, anything else becomes float32, as "
+              "mx.np.array does", ["gluon_np_array"])
+def _np_array_copy(site, analysis, text_of):
+    args = _bind(_call(site), ("object", "dtype", "ctx"), 1)
+    if args is None or site.how == "guessed":
+        return None
+    return "gluon_np_array(" + ", ".join([text_of(args["object"])] + [
+        f"{k}={text_of(args[k])}" for k in ("dtype", "ctx") if k in args]) + ")"
+
+
+def _np_like(op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("a", "dtype", "order", "ctx"), 1)
+        if args is None or set(args) != {"a"}:
+            return None
+        return f"torch.{op}({text_of(args['a'])})"
+    _RULES.append(Rule(f"np-{op.replace('_', '-')}", (f"mx.np.{op}",), f"np.{op}(x)",
+                       f"torch.{op}(x)", "the array only: the same shape and dtype", rewrite))
+
+
+_np_like("zeros_like")
+_np_like("ones_like")
+
+
+@_rule("np-expand-dims", ["mx.np.expand_dims"], "np.expand_dims(x, 0)", "torch.unsqueeze(x, 0)",
+       "the array and an int axis, nothing else")
+def _np_expand_dims(site, analysis, text_of):
+    args = _bind(_call(site), ("a", "axis"), 2)
+    if args is None or not _is_int(_literal(args["axis"])):
+        return None
+    return f"torch.unsqueeze({text_of(args['a'])}, {text_of(args['axis'])})"
+
+
+def _np_joining(op: str, torch_op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("seq", "axis", "out"), 1)
+        if args is None or "out" in args:
+            return None
+        axis = _literal(args.get("axis"), 0)
+        if not _is_int(axis):   # axis=None: numpy's concatenate flattens first
+            return None
+        return f"torch.{torch_op}({text_of(args['seq'])}, dim={axis})"
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}([a, b], axis=1)",
+                       f"torch.{torch_op}([a, b], dim=1)",
+                       "a sequence of arrays and a literal int axis (default 0, written out); "
+                       "no out", rewrite))
+
+
+_np_joining("concatenate", "cat")
+_np_joining("stack", "stack")
+
+
+def _np_reduced(torch_op: str, args: dict, text_of) -> str | None:
+    if "out" in args or "dtype" in args:
+        return None
+    axis, keep = _literal(args.get("axis"), None), _literal(args.get("keepdims"), False)
+    if keep not in (True, False) or (axis is not None and not _int_axes(axis)):
+        return None
+    if axis is None:   # numpy's full reduction is 0-d, torch's too
+        return None if keep else f"torch.{torch_op}({text_of(args['a'])})"
+    dim = _tuple_text(tuple(axis) if isinstance(axis, list) else axis)
+    return f"torch.{torch_op}({text_of(args['a'])}, dim={dim}" + (
+        ", keepdim=True)" if keep else ")")
+
+
+def _np_reduction(op: str, torch_op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("a", "axis", "dtype", "out", "keepdims"), 1)
+        return None if args is None else _np_reduced(torch_op, args, text_of)
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}(x, axis=1)",
+                       f"torch.{torch_op}(x, dim=1)",
+                       "axis absent (a 0-d result, as numpy's) or literal ints; keepdims a "
+                       "literal bool; no dtype or out", rewrite))
+
+
+    def method(site, analysis, text_of):
+        recv = _receiver(site)   # known to be an mx.np array (numpy's has .sum too)
+        if recv is None or _call(site) is None or site.how == "guessed":
+            return None
+        args = _bind(_call(site), ("axis", "dtype", "out", "keepdims"))
+        if args is None:
+            return None
+        args["a"] = recv
+        return _np_reduced(torch_op, args, text_of)
+    _RULES.append(Rule(f"np-ndarray-{op}", (f"mx.np.ndarray.{op}",), f"x.{op}(axis=1)",
+                       f"torch.{torch_op}(x, dim=1)",
+                       f"the method form of np.{op}, same arguments but the array", method))
+
+
+_np_reduction("sum", "sum")
+_np_reduction("mean", "mean")
+_np_reduction("max", "amax")
+_np_reduction("min", "amin")
+
+
+def _np_arg(op: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("a", "axis", "out"), 1)
+        if args is None or "out" in args:
+            return None
+        axis = _literal(args.get("axis"), None)
+        if axis is None:
+            return f"torch.{op}({text_of(args['a'])})"
+        return f"torch.{op}({text_of(args['a'])}, dim={axis})" if _is_int(axis) else None
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}(x, axis=1)",
+                       f"torch.{op}(x, dim=1)",
+                       "axis absent (the flat index, 0-d) or a literal int; int64 indices in "
+                       "both (numpy's, unlike mx.nd's)", rewrite))
+
+
+_np_arg("argmax")
+_np_arg("argmin")
+
+
+@_rule("npx-softmax", ["mx.npx.softmax"], "npx.softmax(x)", "torch.softmax(x, dim=-1)",
+       "data and axis only (the default axis -1 written out)")
+def _npx_softmax(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "axis"), 1)
+    if args is None:
+        return None
+    dim = text_of(args["axis"]) if "axis" in args else "-1"
+    return f"torch.softmax({text_of(args['data'])}, dim={dim})"
+
+
+@_rule("np-tile", ["mx.np.tile"], "np.tile(x, (2, 1))", "torch.tile(x, (2, 1))",
+       "the array and its repetitions (an int or a tuple)")
+def _np_tile(site, analysis, text_of):
+    args = _bind(_call(site), ("A", "reps"), 2)
+    if args is None:
+        return None
+    return f"torch.tile({text_of(args['A'])}, {text_of(args['reps'])})"
+
+
+@_rule("np-power", ["mx.np.power"], "np.power(x, 2)", "torch.pow(x, 2)",
+       "two arguments (arrays or numbers, broadcasting); no out")
+def _np_power(site, analysis, text_of):
+    args = _bind(_call(site), ("x1", "x2"), 2)
+    if args is None:
+        return None
+    return f"torch.pow({text_of(args['x1'])}, {text_of(args['x2'])})"
+
+
+@_rule("np-squeeze", ["mx.np.squeeze"], "np.squeeze(x, axis=1)", "torch.squeeze(x, 1)",
+       "axis absent or literal ints; numpy's 0-d results, torch's too")
+def _np_squeeze(site, analysis, text_of):
+    args = _bind(_call(site), ("a", "axis"), 1)
+    if args is None:
+        return None
+    axis = _literal(args.get("axis"), None)
+    if axis is not None and not _int_axes(axis):
+        return None
+    dim = "" if axis is None else \
+        f", {_tuple_text(tuple(axis) if isinstance(axis, list) else axis)}"
+    return f"torch.squeeze({text_of(args['a'])}{dim})"
+
+
+@_rule("npx-cpu", ["mx.npx.cpu"], "npx.cpu()", "torch.device('cpu')",
+       "at most a device id (torch has one CPU device)")
+def _npx_cpu(site, analysis, text_of):
+    return None if _bind(_call(site), ("device_id",)) is None else "torch.device('cpu')"
+
+
+@_rule("npx-num-gpus", ["mx.npx.num_gpus", "mx.context.num_gpus", "mx.num_gpus"],
+       "npx.num_gpus()", "torch.cuda.device_count()", "no arguments: the GPUs visible")
+def _num_gpus(site, analysis, text_of):
+    call = _call(site)
+    return "torch.cuda.device_count()" if call is not None and not call.args \
+        and not call.keywords else None
 
 
 # -- whole scripts: containers, initialisation, training loop, data, metrics ----------------
@@ -2189,6 +2505,30 @@ def _is_training(site, analysis, text_of):
 RULE_HELPERS["is-training"] = ("GluonMode",)
 
 
+@_structural("set-np-drop", ["mx.npx.set_np"], "npx.set_np()", "(the statement goes)",
+             "a statement of its own, in a file whose every other MXNet construct a rule "
+             "rewrites: MXNet's NumPy semantics switched on, which PyTorch's tensors have "
+             "(needs LibCST)")
+def _set_np(site, analysis):
+    call = _call(site)
+    return call is not None and isinstance(_parents(analysis).get(id(call)), ast.Expr) \
+        and _all_rewritable(analysis, site)
+
+
+def _all_rewritable(analysis: Analysis, but: Site) -> bool:
+    """Whether a rule takes every MXNet construct of the file but ``but`` and the imports
+    (each tried alone, as :func:`_built_by` does)."""
+    for s in analysis.sites:
+        if s is but or s.kind in ("import", "def", "class") or s.framework != MXNET \
+                or s.node is None or (s.name.startswith("mx.np.") and s.name[6:] in _DTYPES):
+            continue   # (mx.np.float32 is numpy's float32: its consumer rewrites it, or not)
+        if not any(r.name not in STRUCTURAL
+                   and r.rewrite(s, analysis, lambda n: analysis.segment(n)) is not None
+                   for r in rules_for(s.name)):
+            return False
+    return True
+
+
 @_structural("hybridize-drop", ["mx.gluon.Block.hybridize", "mx.gluon.HybridBlock.hybridize"],
              "net.hybridize()", "(the statement goes)",
              "a statement of its own, the block known (inferred): hybridize() changes how "
@@ -2326,6 +2666,7 @@ class _Writer:
         self.memo: dict[int, tuple[str, list[tuple[int, str]]]] = {}
         self.fired: list[tuple[int, str]] = []
         self.done: set[int] = set()  # nodes a rule rewrote
+        self.consumed: list[tuple[int, int, str]] = []
 
     def try_rule(self, node: ast.AST) -> tuple[str, list[tuple[int, str]]] | None:
         """(new text, rules fired inside) if a rule rewrites ``node`` itself."""
@@ -2339,10 +2680,16 @@ class _Writer:
                 text, fired = self.text_of(sub)
                 inner.extend(fired)
                 return text
-            text_of.consume = lambda sub: self.done.add(id(sub))  # type: ignore[attr-defined]
+            taken: list[tuple[int, int, str]] = []
+
+            def consume(sub, rule=rule.name, taken=taken):
+                self.done.add(id(sub))
+                taken.append((sub.lineno, sub.col_offset, rule))
+            text_of.consume = consume  # type: ignore[attr-defined]
             new = rule.rewrite(site, self.analysis, text_of)
             if new is not None and not self.unported_inside(node):
                 self.done.add(id(node))
+                self.consumed += taken
                 return new, [(node.lineno, rule.name), *inner]
         return None
 
@@ -2492,16 +2839,18 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
     src, tree = _Source(analysis.source), analysis.tree
     edits: list[tuple[int, int, str]] = []
     fired: list[tuple[int, str]] = []
+    consumed: list[tuple[int, int, str]] = []
     if direction == "torch":
         cached = _PLANS.get(id(analysis))
         if cached is not None and cached[0] is analysis:
-            edits, fired = cached[1]
+            edits, fired, consumed = cached[1]
         else:
             writer = _Writer(analysis, src)
             edits, fired = writer.edits_below(tree)
             fired = fired + _blocks_to_modules(analysis, writer.done)
+            consumed = sorted(set(writer.consumed))
             _PLANS.clear()  # one file at a time: a second draft of it reuses the rewrites
-            _PLANS[id(analysis)] = (analysis, (edits, fired))
+            _PLANS[id(analysis)] = (analysis, (edits, fired, consumed))
     safe = _safe_lines(tree, src)
     newline = _newline(analysis.source)
     inserts: list[tuple[int, int, str]] = []   # (offset, order, text)
@@ -2538,7 +2887,7 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
         from . import structure
 
         out, _ = structure.apply(out)
-    return Draft(out, sorted(fired), list(markers))
+    return Draft(out, sorted(fired), list(markers), consumed)
 
 
 def _insert_at(src: _Source, line: int, order: int, text: str,

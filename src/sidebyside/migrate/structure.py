@@ -8,7 +8,8 @@ pass, on the draft's text:
   autograd.record():`` block becomes its body (PyTorch names parameters by attribute path and
   records every operation on tensors that require gradients);
 - ``hybridize-drop``: the statement ``net.hybridize(...)`` goes (a PyTorch module runs as it
-  is; ``torch.compile`` is a choice, not a translation);
+  is; ``torch.compile`` is a choice, not a translation); ``set-np-drop``: ``npx.set_np()``
+  goes (MXNet's NumPy semantics, which tensors have);
 - ``block-to-module`` (with ``hybrid-forward``): a class on Gluon's Block whose every MXNet
   construct the first pass rewrote gets ``torch.nn.Module`` as its base, and its
   ``hybrid_forward(self, F, x)`` becomes ``forward(self, x)``;
@@ -29,6 +30,8 @@ import re
 __all__ = ["HANDSHAKE", "available", "apply"]
 
 HANDSHAKE = "# >>>>>> migrate-structure"
+#: the rules whose statement goes
+_DROPPED = ("hybridize-drop", "set-np-drop")
 _HANDSHAKE = re.compile(r"#\s*>>>>>> migrate-structure \[([a-z0-9-]+)\]")
 
 
@@ -221,7 +224,7 @@ def _unwrap_class():
             out, pending = [], []
             for stmt in body:
                 rule, kept = _handshake_rule(getattr(stmt, "leading_lines", ()))
-                if rule == "hybridize-drop" and isinstance(stmt, cst.SimpleStatementLine):
+                if rule in _DROPPED and isinstance(stmt, cst.SimpleStatementLine):
                     self.done.append(rule)
                     pending += kept
                     continue
@@ -236,13 +239,13 @@ def _unwrap_class():
             return (out, []) if module else out
 
         def leave_IndentedBlock(self, original, updated):
-            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
+            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] in _DROPPED
                    for s in updated.body):
                 return updated.with_changes(body=self._dropped(updated.body))
             return updated
 
         def leave_Module(self, original, updated):
-            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] == "hybridize-drop"
+            if any(_handshake_rule(getattr(s, "leading_lines", ()))[0] in _DROPPED
                    for s in updated.body):
                 body, footer = self._dropped(updated.body, module=True)
                 return updated.with_changes(body=body, footer=[*footer, *updated.footer])
