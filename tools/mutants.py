@@ -923,6 +923,20 @@ src(HELPERS, "draft-maximum-number-not-cast", "        rhs = torch.tensor(rhs).t
     "nd.maximum(int_array, 2.5) drafted without casting the number: torch promotes to float",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 
+src(RULES_PY, "draft-np-array-list-inferred",
+    'return f"torch.tensor({text_of(src)}, dtype={dt}{dev})" if dt and dev is not None \\',
+    'return f"torch.tensor({text_of(src)}{dev})" if dt and dev is not None \\', "dtype",
+    "np.array([1, 2]) drafted as torch.tensor's int64 (MXNet's NumPy interface gives float32)",
+    targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
+src(RULES_PY, "draft-np-sum-shape-one",
+    """        return None if keep else f"torch.{torch_op}({text_of(args['a'])})\"""",
+    """        return None if keep else f"torch.{torch_op}({text_of(args['a'])}).reshape(1)\"""",
+    "axis", "np.sum(x) drafted with mx.nd's (1,) result (MXNet's NumPy interface gives 0-d)",
+    targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
+src(HELPERS, "draft-np-array-numpy-float32", "        out = torch.from_numpy(obj.copy())\n",
+    "        out = torch.from_numpy(obj.astype(numpy.float32))\n", "dtype",
+    "np.array(numpy_array) drafted as float32 whatever the array's dtype (MXNet keeps it)",
+    targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -1175,7 +1175,7 @@ def _np_array(site, analysis, text_of):
               "mx.np.array does", ["gluon_np_array"])
 def _np_array_copy(site, analysis, text_of):
     args = _bind(_call(site), ("object", "dtype", "ctx"), 1)
-    if args is None or site.how == "guessed":
+    if args is None or site.how == "guessed" or _device(args, analysis, text_of) is None:
         return None
     return "gluon_np_array(" + ", ".join([text_of(args["object"])] + [
         f"{k}={text_of(args[k])}" for k in ("dtype", "ctx") if k in args]) + ")"
@@ -1283,6 +1283,25 @@ def _np_arg(op: str) -> None:
 
 _np_arg("argmax")
 _np_arg("argmin")
+
+
+@_rule("np-astype", ["mx.np.ndarray.astype"], "x.astype(np.float64)",
+       "x.to(torch.float64, copy=True)",
+       "the receiver an mx.np array; dtype a literal string or a numpy or mx.np type; copy "
+       "a literal bool (numpy copies by default, so copy=True is written); no order, casting "
+       "or subok")
+def _np_astype(site, analysis, text_of):
+    recv, args = _receiver(site), _bind(_call(site), ("dtype", "order", "casting", "subok",
+                                                        "copy"), 1)
+    if recv is None or args is None or set(args) - {"dtype", "copy"} \
+            or _literal(args.get("copy"), True) not in (True, False) \
+            or _literal(args["dtype"]) is None:
+        return None
+    dt = _np_dtype(args["dtype"], analysis, text_of)
+    if dt is None:
+        return None
+    copy = ", copy=True" if _literal(args.get("copy"), True) else ""
+    return f"{_atom(recv, text_of(recv))}.to({dt}{copy})"
 
 
 @_rule("npx-softmax", ["mx.npx.softmax"], "npx.softmax(x)", "torch.softmax(x, dim=-1)",
@@ -2446,7 +2465,7 @@ def _imports_and_apis_own(analysis: Analysis) -> bool:
 #: them is still self-contained; its own modules, gluoncv, gluonnlp... are not
 NO_MODELS = {"pandas", "scipy", "sklearn", "matplotlib", "PIL", "cv2", "tqdm", "requests",
               "h5py", "yaml", "skimage", "imageio", "seaborn", "librosa", "soundfile", "nltk",
-              "tabulate", "termcolor", "pycocotools"}
+              "tabulate", "termcolor", "pycocotools", "IPython", "matplotlib_inline"}
 
 
 @_structural("record-unwrap", ["mx.autograd.record"],
