@@ -42,7 +42,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "train-mode-scope", "predict-mode-scope", "is-training", "nd-array-copy",
            "metric-mse", "metric-mae", "metric-rmse", "l2-loss", "l1-loss", "reset-ctx",
            "params-zero-grad", "params-grad-req", "nd-random-normal", "nd-random-uniform",
-           "nd-random-randn"}
+           "nd-random-randn", "test-utils-download", "gluon-utils-download"}
 
 
 def drafted(code: str):
@@ -659,6 +659,93 @@ def test_loader_drops_the_last_batch_only_when_gluon_discards():
 
 
 # -- saving ----------------------------------------------------------------------------------
+
+# -- downloads --------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A file served over HTTP on this machine (no network needed): (base URL, its bytes)."""
+    import functools
+    import http.server
+    import threading
+
+    root = tmp_path_factory.mktemp("www")
+    data = bytes(range(256)) * 40
+    (root / "weights.bin").write_bytes(data)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", data
+    server.shutdown()
+    server.server_close()
+
+
+def _tree(folder: Path) -> dict:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file()}
+
+
+DOWNLOADS = [   # (code, files there before, fetched?); `url` names the served file
+    ("out = mx.test_utils.download(url)", {}, True),
+    ("out = mx.test_utils.download(url, fname='w.bin', dirname='models/a')", {}, True),
+    ("out = mx.test_utils.download(url, 'sub/w.bin')", {}, True),
+    ("out = mx.test_utils.download(url)", {"weights.bin": b"old"}, False),
+    ("out = mx.test_utils.download(url, overwrite=True)", {"weights.bin": b"old"}, True),
+    ("out = gluon.utils.download(url)", {}, True),
+    ("out = gluon.utils.download(url, path='models')", {"models/keep.txt": b"k"}, True),
+    ("out = gluon.utils.download(url, 'x/y.bin')", {}, True),
+    ("out = gluon.utils.download(url, overwrite=True)", {"weights.bin": b"old"}, False),
+    ("out = gluon.utils.download(url, sha1_hash=SHA1)", {"weights.bin": b"old"}, True),
+    ("out = gluon.utils.download(url, sha1_hash=SHA1, retries=1)", {}, True),
+]
+
+
+@pytest.mark.parametrize("code,before,fetched", DOWNLOADS,
+                         ids=[f"{c}{' over a file' if b else ''}" for c, b, _ in DOWNLOADS])
+def test_downloads_land_where_mxnet_puts_them(code, before, fetched, served, tmp_path,
+                                              monkeypatch, capsys):
+    """The same path returned and the same files left (a file already there kept or
+    replaced as MXNet does: Gluon's overwrite=True keeps it unless its sha1 is stale)."""
+    import hashlib
+
+    base, data = served
+    env = {"url": f"{base}/weights.bin", "SHA1": hashlib.sha1(data).hexdigest()}
+    results = {}
+    for side in ("mxnet", "draft"):
+        folder = tmp_path / side
+        for name, content in before.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(content)
+        folder.mkdir(exist_ok=True)
+        monkeypatch.chdir(folder)
+        rule = "test-utils-download" if "test_utils" in code else "gluon-utils-download"
+        ns = run_mxnet(code, **env) if side == "mxnet" else run_draft(code, {rule}, **env)
+        results[side] = (ns["out"], _tree(folder))
+    capsys.readouterr()
+    assert results["draft"] == results["mxnet"]
+    assert any(v == data for v in results["mxnet"][1].values()) is fetched
+
+
+@pytest.mark.parametrize("code", [
+    "mx.test_utils.download(url + '.missing', retries=0)",
+    "gluon.utils.download(url + '.missing', retries=0)",
+    "gluon.utils.download(url, sha1_hash='0' * 40, retries=0)",
+])
+def test_a_failed_download_raises_in_both(code, served, tmp_path, monkeypatch, capsys):
+    base, _ = served
+    monkeypatch.chdir(tmp_path)
+    env = {"url": f"{base}/weights.bin"}
+    with pytest.raises(Exception):
+        run_mxnet(code, **env)
+    rule = "test-utils-download" if "test_utils" in code else "gluon-utils-download"
+    with pytest.raises(Exception):
+        run_draft(code, {rule}, **env)
+    capsys.readouterr()
+
 
 def test_save_parameters_writes_a_state_dict(tmp_path):
     path = tmp_path / "net.params"

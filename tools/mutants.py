@@ -937,6 +937,12 @@ src(HELPERS, "draft-np-array-numpy-float32", "        out = torch.from_numpy(obj
     "        out = torch.from_numpy(obj.astype(numpy.float32))\n", "dtype",
     "np.array(numpy_array) drafted as float32 whatever the array's dtype (MXNet keeps it)",
     targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
+src(HELPERS, "draft-download-overwrite-replaces",
+    "            if not os.path.exists(fname) or (sha1_hash and not sha1_matches(fname)):\n",
+    "            if True:\n", "default-changed",
+    "gluon.utils.download(overwrite=True) drafted as replacing a file already there (Gluon "
+    "1.9.1 keeps it unless its sha1 is stale)",
+    targets=(f"{PORT}::test_downloads_land_where_mxnet_puts_them",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -576,6 +576,88 @@ def gluon_minimum(lhs, rhs):
     return _gluon_binary(torch.minimum, lhs, rhs)
 
 
+def gluon_download(url, fname=None, dirname=None, overwrite=False, retries=5):
+    """mx.test_utils.download: ``url`` saved as ``fname`` (by default the URL's last part),
+    inside ``dirname`` when given (made if missing); a file already there is kept unless
+    ``overwrite``; up to ``retries`` more tries; the file's path returned."""
+    import os
+    import shutil
+    import urllib.request
+
+    if retries < 0:
+        raise ValueError(f"retries must be at least 0, not {retries}")
+    name = fname if fname is not None else url.split("/")[-1]
+    folder = os.path.dirname(name) if dirname is None else dirname
+    if dirname is not None:
+        name = os.path.join(dirname, name)
+    if folder:
+        os.makedirs(folder, exist_ok=True)
+    if os.path.exists(name) and not overwrite:
+        return name
+    for attempt in range(retries + 1):
+        try:
+            with urllib.request.urlopen(url) as response, open(name, "wb") as out:
+                shutil.copyfileobj(response, out)
+            return name
+        except OSError:
+            if attempt == retries:
+                raise
+
+
+def gluon_utils_download(url, path=None, overwrite=False, sha1_hash=None, retries=5,
+                         verify_ssl=True):
+    """mx.gluon.utils.download: ``url`` saved at ``path`` (a folder: the URL's last part in
+    it; none: that name here). As Gluon 1.9.1 does, a file already there is kept, even with
+    ``overwrite``, unless its sha1 differs from ``sha1_hash``; a download whose sha1 differs
+    raises UserWarning (after the retries); the file's path returned."""
+    import hashlib
+    import os
+    import shutil
+    import ssl
+    import urllib.request
+    import uuid
+
+    def sha1_matches(name):
+        digest = hashlib.sha1()
+        with open(name, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+        return digest.hexdigest() == sha1_hash
+
+    if retries < 0:
+        raise ValueError(f"retries must be at least 0, not {retries}")
+    if path is None:
+        fname = url.split("/")[-1]
+        if not fname:
+            raise ValueError(f"{url}: no file name in the URL; give path")
+    else:
+        path = os.path.expanduser(path)
+        fname = os.path.join(path, url.split("/")[-1]) if os.path.isdir(path) else path
+    stale = bool(sha1_hash) and os.path.exists(fname) and not sha1_matches(fname)
+    if os.path.exists(fname) and not overwrite and not stale:
+        return fname
+    os.makedirs(os.path.dirname(os.path.abspath(fname)), exist_ok=True)
+    context = None if verify_ssl else ssl._create_unverified_context()
+    for attempt in range(retries + 1):
+        part = f"{fname}.{uuid.uuid4().hex}"
+        try:
+            with urllib.request.urlopen(url, context=context) as response, \
+                    open(part, "wb") as out:
+                shutil.copyfileobj(response, out)
+            if not os.path.exists(fname) or (sha1_hash and not sha1_matches(fname)):
+                os.replace(part, fname)
+            else:   # one already there: Gluon keeps it
+                os.remove(part)
+            if sha1_hash and not sha1_matches(fname):
+                raise UserWarning(f"{fname} was downloaded but its sha1 is not {sha1_hash}")
+            return fname
+        except Exception:
+            if os.path.exists(part):
+                os.remove(part)
+            if attempt == retries:
+                raise
+
+
 #: helper name -> the names it needs beside it (written first)
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
@@ -594,7 +676,7 @@ HELPERS = {
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
-    "gluon_minimum": ("_gluon_binary",),
+    "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
 }
 
 

@@ -2338,6 +2338,34 @@ def _block_cast(site, analysis, text_of):
     return f"{_atom(recv, text_of(recv))}.to(torch.{_literal(args['dtype'])})"
 
 
+def _download(helper: str, params: tuple[str, ...]):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params, 1)
+        if args is None:
+            return None
+        return f"{helper}(" + ", ".join(
+            [text_of(args[params[0]])] + [f"{k}={text_of(args[k])}" for k in params[1:]
+                                          if k in args]) + ")"
+    return rewrite
+
+
+_RULES.append(Rule(
+    "test-utils-download", ("mx.test_utils.download",), "mx.test_utils.download(url)",
+    "gluon_download(url)",
+    "any of url, fname, dirname, overwrite, retries: the helper saves the file where MXNet "
+    "would (urllib: no requests needed) and returns its path", _download(
+        "gluon_download", ("url", "fname", "dirname", "overwrite", "retries"))))
+RULE_HELPERS["test-utils-download"] = ("gluon_download",)
+_RULES.append(Rule(
+    "gluon-utils-download", ("mx.gluon.utils.download",), "gluon.utils.download(url, path)",
+    "gluon_utils_download(url, path=path)",
+    "any of url, path, overwrite, sha1_hash, retries, verify_ssl: where Gluon saves it, the "
+    "file already there kept as Gluon keeps it, the sha1 checked", _download(
+        "gluon_utils_download",
+        ("url", "path", "overwrite", "sha1_hash", "retries", "verify_ssl"))))
+RULE_HELPERS["gluon-utils-download"] = ("gluon_utils_download",)
+
+
 @_rule("random-seed", ["mx.random.seed"], "mx.random.seed(42)", "torch.manual_seed(42)",
        "the seed only (ctx absent or 'all'): both seed every device; the streams differ, so "
        "the numbers drawn do too")
