@@ -648,7 +648,7 @@ NEGATIVE = [
     ("nd-waitall", "mx.nd.waitall(x)"),
     ("dataloader", "result = gluon.data.DataLoader(ds, 8, last_batch='rollover')"),
     ("dataloader", "result = gluon.data.DataLoader(ds, 8, batchify_fn=fn)"),
-    ("vision-mnist", "result = gluon.data.vision.MNIST()"),
+    ("vision-mnist", "result = gluon.data.vision.MNIST('./data', True, None, extra)"),
     ("save-parameters", "net = nn.Dense(3)\nnet.save_parameters('f', deduplicate=True)"),
     ("random-seed", "mx.random.seed(3, ctx=mx.gpu(0))"),
     ("maxpool2d", "result = nn.MaxPool2D(2, ceil_mode=True)"),

@@ -518,18 +518,56 @@ class GluonArrayDataset(GluonDatasetBase):
         return tuple(data[idx] for data in self._data)
 
 
-def gluon_vision_dataset(kind, root, train=True, transform=None):
-    """gluon.data.vision.MNIST / FashionMNIST(root, train, transform) read by torchvision: the
-    IDX files in ``root`` itself, as Gluon keeps them (gzipped ones are unpacked beside them;
-    missing ones downloaded, as Gluon does); items ``(H, W, 1)`` uint8 tensors and int labels;
-    ``transform(data, label)`` as Gluon calls it."""
+def gluon_vision_dataset(kind, root=None, train=True, transform=None, fine_label=False):
+    """gluon.data.vision.MNIST / FashionMNIST / CIFAR10 / CIFAR100(root, train, transform): the
+    files in ``root`` itself, as Gluon keeps them (by default Gluon's own folder,
+    $MXNET_HOME or ~/.mxnet, then datasets/<name>). MNIST's IDX files are read by torchvision
+    (gzipped ones unpacked beside them; missing ones downloaded); CIFAR's binary batches by
+    numpy (missing ones: Gluon's archive downloaded from its repository, $MXNET_GLUON_REPO,
+    and unpacked there; a file present is read as it is, where Gluon would also check its
+    sha1). Items ``(H, W, C)`` uint8 tensors and int labels (CIFAR100's coarse ones unless
+    ``fine_label``); ``transform(data, label)`` as Gluon calls it."""
     import gzip
     import os
     import shutil
 
+    import numpy
+    import torch
+
+    folder = {"MNIST": "mnist", "FashionMNIST": "fashion-mnist", "CIFAR10": "cifar10",
+              "CIFAR100": "cifar100"}[kind]
+    if root is None:
+        home = os.environ.get("MXNET_HOME", os.path.join(os.path.expanduser("~"), ".mxnet"))
+        root = os.path.join(home, "datasets", folder)
+    root = os.path.expanduser(root)
+    if kind.startswith("CIFAR"):
+        names = {"CIFAR10": ([f"data_batch_{i}.bin" for i in range(1, 6)], ["test_batch.bin"],
+                             "cifar-10-binary.tar.gz"),
+                 "CIFAR100": (["train.bin"], ["test.bin"], "cifar-100-binary.tar.gz")}[kind]
+        if not all(os.path.exists(os.path.join(root, n)) for n in names[0] + names[1]):
+            import tarfile
+            import urllib.request
+
+            repo = os.environ.get("MXNET_GLUON_REPO",
+                                  "https://apache-mxnet.s3-accelerate.dualstack.amazonaws.com/")
+            os.makedirs(root, exist_ok=True)
+            archive = os.path.join(root, names[2])
+            urllib.request.urlretrieve(f"{repo.rstrip('/')}/gluon/dataset/{folder}/{names[2]}",
+                                       archive)
+            with tarfile.open(archive) as tar:
+                tar.extractall(root)
+        width = 3072 + (2 if kind == "CIFAR100" else 1)
+        rows = numpy.concatenate([
+            numpy.fromfile(os.path.join(root, n), dtype=numpy.uint8).reshape(-1, width)
+            for n in names[0 if train else 1]])
+        labels = rows[:, 1 if kind == "CIFAR100" and fine_label else 0]
+        images = torch.from_numpy(rows[:, width - 3072:].reshape(-1, 3, 32, 32)
+                                  .transpose(0, 2, 3, 1).copy())
+        return GluonDataset([(image, int(label)) for image, label in zip(images, labels)],
+                            transform)
+
     import torchvision
 
-    root = os.path.expanduser(root)
     base = {"MNIST": torchvision.datasets.MNIST,
             "FashionMNIST": torchvision.datasets.FashionMNIST}[kind]
     for part in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",

@@ -201,6 +201,7 @@ RULE_HELPERS: dict[str, tuple[str, ...]] = {}
 RULE_RESOLVES: dict[str, tuple[str, ...]] = {
     "dense-flatten-to-linear": ("dense-flatten",), "dense-lazy-activation": ("dense-flatten",),
     "vision-mnist": ("transform-not-first",), "vision-fashionmnist": ("transform-not-first",),
+    "vision-cifar10": ("transform-not-first",), "vision-cifar100": ("transform-not-first",),
     "dataset-transform": ("transform-not-first",),
     "dropout-scoped": ("dropout-predict-scope",), "batchnorm-scoped": ("dropout-predict-scope",),
 }
@@ -2122,24 +2123,31 @@ def _dataloader(site, analysis, text_of):
 
 
 def _vision(kind: str):
+    params = ("root", "fine_label", "train", "transform") if kind == "CIFAR100" else \
+        ("root", "train", "transform")
+
     def rewrite(site, analysis, text_of):
-        args = _bind(_call(site), ("root", "train", "transform"), 1)
+        args = _bind(_call(site), params)
         if args is None:
             return None
-        parts = [repr(kind), text_of(args["root"])] + [
-            f"{k}={text_of(args[k])}" for k in ("train", "transform") if k in args]
+        parts = [repr(kind)] + [f"{k}={text_of(args[k])}" for k in params if k in args]
         return f"gluon_vision_dataset({', '.join(parts)})"
     return rewrite
 
 
-for _kind in ("MNIST", "FashionMNIST"):
+for _kind, _what in (("MNIST", "the IDX files in it, read by torchvision; items (28, 28, 1)"),
+                     ("FashionMNIST", "the IDX files in it, read by torchvision; items (28, "
+                                      "28, 1)"),
+                     ("CIFAR10", "Gluon's binary batches in it, read by numpy (fetched "
+                                 "from Gluon's repository if missing); items (32, 32, 3)"),
+                     ("CIFAR100", "Gluon's binary files in it (fine_label picks the labels); "
+                                  "items (32, 32, 3)")):
     _RULES.append(Rule(
         f"vision-{_kind.lower()}", (f"mx.gluon.data.vision.{_kind}",),
         f"gluon.data.vision.{_kind}('./data', train=False)",
-        f"gluon_vision_dataset('{_kind}', './data', train=False)",
-        "root given (the IDX files in it, as Gluon keeps them), train, transform: torchvision "
-        "reads the files; items (28, 28, 1) uint8 tensors and int labels, transform(data, "
-        "label) called as Gluon calls it", _vision(_kind)))
+        f"gluon_vision_dataset('{_kind}', root='./data', train=False)",
+        f"root (absent: Gluon's folder, $MXNET_HOME or ~/.mxnet), {_what} uint8 tensors and "
+        "int labels, train, transform(data, label) called as Gluon calls it", _vision(_kind)))
     RULE_HELPERS[f"vision-{_kind.lower()}"] = ("gluon_vision_dataset",)
 
 
@@ -2216,7 +2224,8 @@ def _own_datasets(analysis: Analysis) -> set[str]:
 def _a_helper_dataset(analysis: Analysis, recv: ast.AST | None) -> bool:
     """Whether ``recv`` is a dataset the draft builds with Gluon's transform methods: one of
     the vision or array-dataset rules', or an instance of the file's own Dataset class."""
-    if _built_by(analysis, recv, ("vision-mnist", "vision-fashionmnist", "array-dataset")):
+    if _built_by(analysis, recv, ("vision-mnist", "vision-fashionmnist", "vision-cifar10",
+                                  "vision-cifar100", "array-dataset")):
         return True
     own = _own_datasets(analysis)
     values = [recv] if isinstance(recv, ast.Call) else \
@@ -2242,7 +2251,7 @@ for _m in ("transform", "transform_first"):
                                            f"mx.gluon.data.vision.MNIST.{_m}",
                                            f"mx.gluon.data.vision.FashionMNIST.{_m}"),
         f"gluon.data.vision.MNIST('./data').{_m}(fn)",
-        f"gluon_vision_dataset('MNIST', './data').{_m}(fn)",
+        f"gluon_vision_dataset('MNIST', root='./data').{_m}(fn)",
         "a dataset built by the vision or array-dataset rules, or of the file's own Dataset "
         f"class: the helper's dataset has Gluon's {_m}(fn)", _dataset_method(_m)))
     RULE_HELPERS[f"dataset-{_m.replace('_', '-')}"] = ("GluonDataset",)
