@@ -668,6 +668,10 @@ NEGATIVE = [
                      "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
     ("trainer-adam", "net = nn.Dense(3)\n"
                      "result = gluon.Trainer(net.collect_params(), 'adam', kvstore='dist_sync')"),
+    ("trainer-nag", "net = nn.Dense(3)\n"
+                    "result = gluon.Trainer(net.collect_params(), 'nag', {'wd': 1e-4})"),
+    ("trainer-sgd", "net = nn.Dense(3)\nopt = 'sgd'\nopt = 'adam'\n"
+                    "result = gluon.Trainer(net.collect_params(), opt)"),
     ("trainer-set-learning-rate", "trainer = gluon.Trainer(params, 'adam')\n"
                                   "trainer.set_learning_rate(0.1)"),
     ("trainer-learning-rate", "trainer = gluon.Trainer(params, 'sgd')\n"

@@ -1835,7 +1835,7 @@ _SGD_KEYS = {"learning_rate": "lr", "momentum": "momentum", "wd": "weight_decay"
        "Gluon applies); MXNet's momentum update and PyTorch's are the same with a constant "
        "learning rate")
 def _trainer_sgd(site, analysis, text_of):
-    parts = _trainer_parts(site, "sgd", _SGD_KEYS, text_of)
+    parts = _trainer_parts(site, "sgd", _SGD_KEYS, text_of, analysis)
     if parts is None:
         return None
     head, given = parts
@@ -1853,13 +1853,26 @@ def _collected_block(node: ast.AST | None) -> ast.AST | None:
     return None
 
 
-def _trainer_parts(site, optimizer: str, keys: dict[str, str], text_of):
+def _string_value(analysis: Analysis, node: ast.AST) -> str | None:
+    """A literal string, or a name every assignment of which (as Python resolves it there)
+    is that one literal string (``optimizer = 'nag'``)."""
+    v = _literal(node)
+    if isinstance(v, str):
+        return v
+    if not isinstance(node, ast.Name):
+        return None
+    values = {_literal(x) if x is not None else None for x in _values_of(analysis, node)}
+    return values.pop() if len(values) == 1 and isinstance(next(iter(values)), str) else None
+
+
+def _trainer_parts(site, optimizer: str, keys: dict[str, str], text_of, analysis):
     """For ``gluon.Trainer(net.collect_params(), <optimizer>, {literal settings})`` in one
-    process: (``net.parameters()``'s text, {the setting's name in ``keys``: its text}), the
+    process (the optimizer a literal or a name assigned only that literal): (``net.
+    parameters()``'s text, {the setting's name in ``keys``: its text}), the
     ``collect_params()`` call consumed; else None."""
     args = _bind(_call(site), ("params", "optimizer", "optimizer_params", "kvstore"), 2)
-    if args is None or not isinstance(_literal(args["optimizer"]), str) \
-            or _literal(args["optimizer"]).lower() != optimizer \
+    name = _string_value(analysis, args["optimizer"]) if args is not None else None
+    if args is None or name is None or name.lower() != optimizer \
             or not _absent_or(args, "kvstore", "device", "local"):
         return None
     owner = _collected_block(args["params"])
@@ -1890,15 +1903,45 @@ _ADAM_KEYS = {"learning_rate": "lr", "beta1": "beta1", "beta2": "beta2", "epsilo
               "adds epsilon elsewhere (another update), so the draft carries MXNet's as "
               "gluon_adam", ["gluon_adam"])
 def _trainer_adam(site, analysis, text_of):
-    parts = _trainer_parts(site, "adam", _ADAM_KEYS, text_of)
+    parts = _trainer_parts(site, "adam", _ADAM_KEYS, text_of, analysis)
     if parts is None:
         return None
     head, given = parts
     return "gluon_adam(" + ", ".join([head] + [f"{k}={v}" for k, v in given.items()]) + ")"
 
 
+@_rule("trainer-nag", ["mx.gluon.Trainer", "mx.gluon.Block.collect_params"],
+       "gluon.Trainer(net.collect_params(), 'nag', {'learning_rate': 0.1, 'momentum': 0.9})",
+       "torch.optim.SGD(net.parameters(), lr=0.1, momentum=0.9, nesterov=True)",
+       "as trainer-sgd, optimizer 'nag', no weight decay (wd absent or a literal 0): MXNet's "
+       "Nesterov step is then torch's SGD with nesterov=True (with wd, MXNet leaves wd·w "
+       "out of the step's gradient term, torch keeps it: another update); without momentum "
+       "(or a literal 0) it is plain SGD, which torch's nesterov refuses")
+def _trainer_nag(site, analysis, text_of):
+    parts = _trainer_parts(site, "nag", _SGD_KEYS, text_of, analysis)
+    if parts is None:
+        return None
+    head, given = parts
+    if "weight_decay" in given and _literal_text_zero(given["weight_decay"]) is not True:
+        return None
+    given.setdefault("lr", "0.01")
+    # a momentum the script computes is taken as non-zero (torch refuses 0 with nesterov)
+    nesterov = "momentum" in given and _literal_text_zero(given["momentum"]) is not True
+    return "torch.optim.SGD(" + ", ".join([head] + [
+        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given]
+        + (["nesterov=True"] if nesterov else [])) + ")"
+
+
+def _literal_text_zero(text: str) -> bool | None:
+    """Whether the text of a setting is a literal zero (None: an expression)."""
+    try:
+        return float(ast.literal_eval(text)) == 0
+    except (ValueError, SyntaxError, TypeError):
+        return None
+
+
 #: the rules that build a trainer as a torch optimizer
-_TRAINER_RULES = ("trainer-sgd", "trainer-adam")
+_TRAINER_RULES = ("trainer-sgd", "trainer-adam", "trainer-nag")
 
 
 @_helper_rule("trainer-set-learning-rate", ["mx.gluon.Trainer.set_learning_rate"],
