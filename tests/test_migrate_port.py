@@ -43,7 +43,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "metric-mse", "metric-mae", "metric-rmse", "l2-loss", "l1-loss", "reset-ctx",
            "params-zero-grad", "params-grad-req", "nd-random-normal", "nd-random-uniform",
            "nd-random-randn", "test-utils-download", "gluon-utils-download",
-           "vision-cifar10", "vision-cifar100", "trainer-nag"}
+           "vision-cifar10", "vision-cifar100", "trainer-nag", "softmax-ce-loss-options",
+           "sigmoid-bce-loss"}
 
 
 def drafted(code: str):
@@ -515,6 +516,42 @@ def test_l2_and_l1_losses_give_gluons_per_sample_values():
         assert m.shape == tuple(t.shape)
         np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-15)
     assert [m.shape for m in mx_env["out"]] == [(4,), (4,), (4,), (5,), (5,)]
+
+
+def test_softmax_ce_and_sigmoid_bce_losses_give_gluons_per_sample_values():
+    """Each option form against MXNet in float64: float class indices (also as an (N, 1)
+    column), log-probabilities, dense labels, classes on axis 1 of (N, C, T), weights,
+    positives weighted."""
+    rng = np.random.default_rng(9)
+    logits, seq = rng.standard_normal((5, 4)), rng.standard_normal((3, 4, 6))
+    labels, seq_labels = rng.integers(0, 4, 5).astype(np.float64), rng.integers(0, 4, (3, 6))
+    dense = rng.dirichlet(np.ones(4), size=5)
+    binary, probs = rng.integers(0, 2, (5, 4)).astype(np.float64), rng.uniform(0.05, 0.95, (5, 4))
+    weights, pos = rng.random((5, 1)), rng.random(4) * 3
+    code = textwrap.dedent("""\
+        sce = gluon.loss.SoftmaxCELoss(sparse_label=True)
+        nll = gluon.loss.SoftmaxCrossEntropyLoss(from_logits=True, weight=2.0)
+        soft = gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=False)
+        per_step = gluon.loss.SoftmaxCrossEntropyLoss(axis=1)
+        bce = gluon.loss.SigmoidBinaryCrossEntropyLoss()
+        from_p = gluon.loss.SigmoidBCELoss(from_sigmoid=True, weight=0.5)
+        out = [sce(logits, labels), sce(logits, labels.reshape((5, 1)), weights),
+               nll(log_softmax(logits), labels), nll(logits * 3, labels),   # taken as it is
+               soft(logits, dense), per_step(seq, seq_labels),
+               bce(logits, binary), bce(logits, binary, weights, pos), from_p(probs, binary),
+               from_p(probs, binary, None, pos)]
+        """)
+    arrays = dict(logits=logits, labels=labels, dense=dense, seq=seq,
+                  seq_labels=seq_labels.astype(np.float64), binary=binary, probs=probs,
+                  weights=weights, pos=pos)
+    mx_env = run_mxnet(code, log_softmax=nd.log_softmax,
+                       **{k: nd.array(v, dtype="float64") for k, v in arrays.items()})
+    pt_env = run_draft(code, {"softmax-ce-loss-options", "sigmoid-bce-loss"},
+                       log_softmax=lambda x: torch.log_softmax(x, -1),
+                       **{k: torch.from_numpy(v) for k, v in arrays.items()})
+    for m, t in zip(mx_env["out"], pt_env["out"], strict=True):
+        assert m.shape == tuple(t.shape)
+        np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-14)
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

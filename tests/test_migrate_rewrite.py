@@ -682,7 +682,11 @@ NEGATIVE = [
     ("activation", "result = nn.Activation('softrelu')"),
     ("activation", "result = nn.Activation(name)"),
     ("flatten-layer", "result = nn.Flatten(params=p)"),
-    ("softmax-ce-loss", "result = gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=False)"),
+    ("softmax-ce-loss", "result = gluon.loss.SoftmaxCrossEntropyLoss(**opts)"),
+    ("softmax-ce-loss-options", "result = gluon.loss.SoftmaxCrossEntropyLoss(**opts)"),
+    ("softmax-ce-loss-options", "result = gluon.loss.SoftmaxCELoss(-1, True, False, None, 0, "
+                                "'p_', shared)"),
+    ("sigmoid-bce-loss", "result = gluon.loss.SigmoidBCELoss(True, **more)"),
     ("mx-gpu", "result = mx.gpu(*ids)"),
     ("nd-activation", "result = nd.Activation(x, act_type=kind)"),
     ("nd-activation", "result = nd.Activation(x, act_type='softmax')"),

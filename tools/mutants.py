@@ -943,6 +943,12 @@ src(HELPERS, "draft-download-overwrite-replaces",
     "gluon.utils.download(overwrite=True) drafted as replacing a file already there (Gluon "
     "1.9.1 keeps it unless its sha1 is stale)",
     targets=(f"{PORT}::test_downloads_land_where_mxnet_puts_them",))
+src(HELPERS, "draft-sce-from-logits-ignored",
+    "        logp = pred if from_logits else torch.log_softmax(pred, dim=axis)\n",
+    "        logp = torch.log_softmax(pred, dim=axis)\n", "default-dropped",
+    "SoftmaxCrossEntropyLoss(from_logits=True) drafted with a log_softmax on top of the "
+    "log-probabilities", targets=(
+        f"{PORT}::test_softmax_ce_and_sigmoid_bce_losses_give_gluons_per_sample_values",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -444,6 +444,55 @@ def gluon_l1_loss(weight=None, batch_axis=0):
     return loss
 
 
+def gluon_softmax_ce_loss(axis=-1, sparse_label=True, from_logits=False, weight=None,
+                          batch_axis=0):
+    """gluon.loss.SoftmaxCrossEntropyLoss(axis, sparse_label, from_logits, weight,
+    batch_axis): ``loss(pred, label, sample_weight=None)`` is −log_softmax(pred) at the label
+    along ``axis`` (the label a class index, float or int, as Gluon takes it, clipped into
+    range as Gluon's pick clips it), or −Σ label · log_softmax(pred) for dense labels;
+    ``from_logits``: pred already holds log-probabilities; averaged per sample."""
+    def loss(pred, label, sample_weight=None):
+        import torch
+
+        logp = pred if from_logits else torch.log_softmax(pred, dim=axis)
+        if sparse_label:
+            if label.dim() == logp.dim():
+                label = label.squeeze(axis)
+            index = label.to(torch.int64).clamp(0, logp.shape[axis] - 1).unsqueeze(axis)
+            out = -logp.gather(axis, index)
+        else:
+            out = -(logp * label.reshape(logp.shape)).sum(dim=axis, keepdim=True)
+        return gluon_loss_mean(out, weight, sample_weight, batch_axis)
+    return loss
+
+
+def gluon_sigmoid_bce_loss(from_sigmoid=False, weight=None, batch_axis=0):
+    """gluon.loss.SigmoidBinaryCrossEntropyLoss(from_sigmoid, weight, batch_axis):
+    ``loss(pred, label, sample_weight=None, pos_weight=None)``, per sample: from logits the
+    stable max(x, 0) − x·z + log(1 + e^−|x|) (with pos_weight, positives weighted as
+    torch's BCEWithLogitsLoss weighs them); from probabilities −(z·log(p + 1e-12) +
+    (1 − z)·log(1 − p + 1e-12)), as Gluon computes them; the label reshaped to pred."""
+    def loss(pred, label, sample_weight=None, pos_weight=None):
+        import torch
+
+        label = label.reshape(pred.shape)
+        if not from_sigmoid:
+            soft = torch.nn.functional.softplus(-pred.abs())
+            if pos_weight is None:
+                out = torch.relu(pred) - pred * label + soft
+            else:
+                out = pred - pred * label + (1 + (pos_weight - 1) * label) * (
+                    soft + torch.relu(-pred))
+        else:
+            eps = 1e-12
+            positive = torch.log(pred + eps) * label
+            if pos_weight is not None:
+                positive = positive * pos_weight
+            out = -(positive + torch.log(1.0 - pred + eps) * (1.0 - label))
+        return gluon_loss_mean(out, weight, sample_weight, batch_axis)
+    return loss
+
+
 class GluonToTensor:
     """gluon.data.vision.transforms.ToTensor(): an image (H, W, C) or a batch (N, H, W, C) with
     values in [0, 255] to float32 (C, H, W) or (N, C, H, W) in [0, 1]."""
@@ -710,6 +759,7 @@ HELPERS = {
     "gluon_waitall": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
+    "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),

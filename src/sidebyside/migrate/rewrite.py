@@ -1434,6 +1434,35 @@ _helper_rule("l1-loss", ["mx.gluon.loss.L1Loss"], "gluon.loss.L1Loss()", "gluon_
     _pointwise_loss("gluon_l1_loss"))
 
 
+def _loss_with(helper: str, params: tuple[str, ...]):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params + ("prefix", "params"))
+        if args is None or "params" in args:
+            return None
+        return f"{helper}(" + ", ".join(f"{k}={text_of(args[k])}" for k in params
+                                        if k in args) + ")"
+    return rewrite
+
+
+_helper_rule("softmax-ce-loss-options", ["mx.gluon.loss.SoftmaxCrossEntropyLoss",
+                                         "mx.gluon.loss.SoftmaxCELoss"],
+             "gluon.loss.SoftmaxCrossEntropyLoss(sparse_label=False)",
+             "gluon_softmax_ce_loss(sparse_label=False)",
+             "where softmax-ce-loss does not apply (any of axis, sparse_label, from_logits, "
+             "weight, batch_axis; SoftmaxCELoss): Gluon's loss per sample, float class "
+             "indices taken as Gluon takes them", ["gluon_softmax_ce_loss"])(
+    _loss_with("gluon_softmax_ce_loss",
+               ("axis", "sparse_label", "from_logits", "weight", "batch_axis")))
+_helper_rule("sigmoid-bce-loss", ["mx.gluon.loss.SigmoidBinaryCrossEntropyLoss",
+                                  "mx.gluon.loss.SigmoidBCELoss"],
+             "gluon.loss.SigmoidBinaryCrossEntropyLoss()", "gluon_sigmoid_bce_loss()",
+             "from_sigmoid, weight, batch_axis: Gluon's per-sample loss (its stable formula "
+             "from logits, its 1e-12 from probabilities), sample_weight and pos_weight at the "
+             "call", ["gluon_sigmoid_bce_loss"])(
+    _loss_with("gluon_sigmoid_bce_loss", ("from_sigmoid", "weight", "batch_axis")))
+RULE_RESOLVES["softmax-ce-loss-options"] = ("softmax-ce-options",)
+
+
 @_rule("pixel-shuffle-2d", ["mx.gluon.contrib.nn.PixelShuffle2D"],
        "gluon.contrib.nn.PixelShuffle2D(3)", "torch.nn.PixelShuffle(3)",
        "one factor (not a pair): (N, C·f², H, W) to (N, C, H·f, W·f), the channels taken in "
