@@ -44,7 +44,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "params-zero-grad", "params-grad-req", "nd-random-normal", "nd-random-uniform",
            "nd-random-randn", "test-utils-download", "gluon-utils-download",
            "vision-cifar10", "vision-cifar100", "trainer-nag", "softmax-ce-loss-options",
-           "sigmoid-bce-loss"}
+           "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant"}
 
 
 def drafted(code: str):
@@ -552,6 +552,72 @@ def test_softmax_ce_and_sigmoid_bce_losses_give_gluons_per_sample_values():
     for m, t in zip(mx_env["out"], pt_env["out"], strict=True):
         assert m.shape == tuple(t.shape)
         np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-14)
+
+
+# -- a block's own parameters (self.params.get) -------------------------------------------------
+
+OWN = textwrap.dedent("""\
+    class Scale(gluon.HybridBlock):
+        def __init__(self, units, **kwargs):
+            super(Scale, self).__init__(**kwargs)
+            with self.name_scope():
+                self.weight = self.params.get('weight', shape=(units, 4),
+                                              init=mx.init.Uniform(0.5))
+                self.alpha = self.params.get('alpha', shape=(1,), init=mx.init.Constant(0.25))
+                self.gamma = self.params.get('gamma', shape=(units,), init=mx.init.One())
+                self.bias = self.params.get('bias', shape=(units,), grad_req='null',
+                                            init=mx.init.Zero())
+                self.offset = self.params.get('offset', shape=(units * 40,))
+
+        def hybrid_forward(self, F, x, weight, alpha, gamma, bias, offset):
+            return F.dot(x, F.transpose(weight)) * alpha + gamma + bias + offset[:3]
+
+
+    net = Scale(3)
+    net.initialize(INIT)
+    """)
+
+
+def test_a_blocks_own_parameters_are_filled_and_used_as_gluon_does():
+    """Each drawn by its own initializer, else by initialize()'s whatever its name (as Gluon
+    fills a Parameter: offset, a vector, from U(-0.07, 0.07)), frozen where grad_req is
+    'null', passed to forward as Gluon passes them to hybrid_forward: the same float64
+    outputs for the same values."""
+    code = OWN.replace("INIT", "")
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"params-get", "init-uniform", "init-constant", "init-one",
+                              "init-zero", "block-to-module", "hybrid-forward", "nd-dot",
+                              "nd-transpose", "initialize"})
+    m, t = mx_env["net"], pt_env["net"]
+    assert isinstance(t, torch.nn.Module) and not t.bias.requires_grad and t.weight.requires_grad
+    assert m.bias.grad_req == "null"
+    for name in ("weight", "offset"):
+        same_distribution(getattr(m, name).data().asnumpy(),
+                          getattr(t, name).detach().numpy())
+    for name, value in (("alpha", 0.25), ("gamma", 1.0), ("bias", 0.0)):
+        assert (getattr(m, name).data().asnumpy() == value).all()
+        assert (getattr(t, name).detach().numpy() == value).all()
+    rng = np.random.default_rng(4)
+    m.cast("float64")
+    t = t.double()
+    for name in ("weight", "alpha", "gamma", "bias", "offset"):
+        values = rng.standard_normal(getattr(m, name).shape)
+        getattr(m, name).set_data(nd.array(values, dtype="float64"))
+        with torch.no_grad():
+            getattr(t, name).copy_(torch.from_numpy(values))
+    x = rng.standard_normal((2, 4))
+    want = m(nd.array(x, dtype="float64")).asnumpy()
+    np.testing.assert_allclose(t(torch.from_numpy(x)).detach().numpy(), want, rtol=1e-12)
+
+
+def test_a_parameter_the_initializer_cannot_fill_is_refused_in_both():
+    """Xavier given to initialize() meets offset, a vector without an initializer of its
+    own: Gluon refuses, the draft too, naming it."""
+    code = OWN.replace("INIT", "mx.init.Xavier()")
+    with pytest.raises(ValueError, match="offset"):
+        run_mxnet(code)
+    with pytest.raises(ValueError, match="offset"):
+        run_draft(code, {"params-get", "init-xavier"})
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

@@ -199,6 +199,10 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("nd-batch-dot-ta", {"nd-batch-dot"},
          "result = nd.batch_dot(x + 1, y, transpose_a=True, transpose_b=False)",
          {"x": X3, "y": _u(2, 3, 4)}),
+    Case("nd-dot-matrices", {"nd-dot"}, "result = nd.dot(x, y)", {"x": X, "y": _u(3, 4)}),
+    Case("nd-dot-vectors", {"nd-dot"}, "result = nd.dot(x, y)", {"x": _u(5), "y": _u(5)}),
+    Case("nd-dot-nd", {"nd-dot"}, "result = nd.dot(x, y)", {"x": X3, "y": _u(4, 2, 5)}),
+    Case("nd-transpose-reversed", {"nd-transpose"}, "result = nd.transpose(x)", {"x": X3}),
     Case("nd-squeeze-all", {"nd-squeeze"}, "result = nd.squeeze(x)", {"x": _u(1, 3, 1)}),
     Case("nd-squeeze-axis", {"nd-squeeze"}, "result = nd.squeeze(x, axis=2)",
          {"x": _u(1, 3, 1)}),
@@ -572,7 +576,6 @@ NEGATIVE = [
     ("nd-array-copy", "result = nd.array(*xs)"),
     ("nd-array-copy", "result = nd.array(x, ctx, 'float32', extra)"),
     ("nd-concat", "result = nd.concat(x, y, num_args=2)"),
-    ("nd-transpose", "result = nd.transpose(x)"),
     ("nd-transpose", "result = nd.transpose(x, axes=perm)"),
     ("nd-sum", "result = nd.sum(x, keepdims=True)"),
     ("nd-sum", "result = nd.sum(x, axis=1, exclude=True)"),
@@ -621,7 +624,7 @@ NEGATIVE = [
                         "        return F.Activation(x, act_type=self.kind)\nresult = Net"),
     ("block-to-module", "class Net(gluon.HybridBlock):\n    def __init__(self):\n"
                         "        super().__init__()\n"
-                        "        self.w = self.params.get('w', shape=(2,))\n"
+                        "        self.w = self.params.get('w', shape=(2,), lr_mult=2)\n"
                         "    def hybrid_forward(self, F, x, w):\n        return x * w\n"
                         "result = Net"),
     ("backward-sum", "x = nd.array([1.0])\nx.backward(out_grad=g)"),
@@ -717,6 +720,17 @@ NEGATIVE = [
     ("load-parameters", "net.load_parameters('f')"),
     ("block-cast", "net = nn.Dense(3)\nnet.cast('float16')"),
     ("block-cast", "net.cast('float64')"),
+    ("nd-dot", "result = nd.dot(x, y, transpose_b=True)"),
+    ("nd-transpose", "result = nd.transpose(f(x))"),
+    ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+                   "        self.w = self.params.get('w', shape=(0, 3))\nresult = B"),
+    ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+                   "        self.w = self.params.get('w', shape=(2, 3), lr_mult=0.1)\nresult = B"),
+    ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+                   "        w = self.params.get('w', shape=(2, 3))\nresult = B"),
+    ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+                   "        self.w = self.params.get('w', shape=(2,), init=my_init)\nresult = B"),
+    ("init-constant", "result = mx.init.Constant()"),
     ("np-astype", "from mxnet import np\nx = np.ones(2)\nresult = x.astype('float64', 'F')"),
     ("np-array", "from mxnet import np\nresult = np.array([1, 2], ctx=[mx.cpu()])"),
     ("np-array-copy", "from mxnet import np\nresult = np.array(x, ctx=[mx.cpu()])"),

@@ -949,6 +949,11 @@ src(HELPERS, "draft-sce-from-logits-ignored",
     "SoftmaxCrossEntropyLoss(from_logits=True) drafted with a log_softmax on top of the "
     "log-probabilities", targets=(
         f"{PORT}::test_softmax_ce_and_sigmoid_bce_losses_give_gluons_per_sample_values",))
+src(HELPERS, "draft-parameter-without-init-zeroed", "        (p.gluon_init or default)(p)\n",
+    "        (p.gluon_init or (lambda q: q.zero_()))(p)\n", "default-changed",
+    "a block's own parameter without an initializer drafted as zeros (Gluon draws it with "
+    "initialize()'s initializer, whatever its name)",
+    targets=(f"{PORT}::test_a_blocks_own_parameters_are_filled_and_used_as_gluon_does",))
 
 MUTANTS.extend(catalogue_swaps())
 

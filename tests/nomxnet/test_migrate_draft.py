@@ -164,10 +164,13 @@ def test_an_mxnet_call_left_as_it_is_keeps_mxnet_arguments():
 
 
 def test_a_rewrite_needs_every_mxnet_construct_inside_it_rewritten():
-    # nd.concat of an nd.dot (no rule): torch.cat of an NDArray would be a silent change
-    d = _draft(HEAD + "y = nd.concat(nd.dot(a, b), c, dim=1)\nw = nd.exp(batch.data[0])\n")
+    # nd.concat of an nd.dot with transpose_a (no rule takes it): torch.cat of an NDArray
+    # would be a silent change
+    d = _draft(HEAD + "y = nd.concat(nd.dot(a, b, True), c, dim=1)\n"
+               "w = nd.exp(batch.data[0])\n")
     # nor torch.exp of a DataBatch's NDArray (batch.data: its port is a decision)
-    assert "y = nd.concat(nd.dot(a, b), c, dim=1)\nw = nd.exp(batch.data[0])\n" in d.source
+    assert "y = nd.concat(nd.dot(a, b, True), c, dim=1)\nw = nd.exp(batch.data[0])\n" \
+        in d.source
     assert d.rewritten == []
     d = _draft(HEAD + "y = nd.concat(nd.exp(a), c, dim=1)\n")
     assert "y = torch.cat([torch.exp(a), c], dim=1)" in d.source

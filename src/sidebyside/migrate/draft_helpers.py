@@ -41,6 +41,8 @@ def gluon_init_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):
 
     def draw(weight):
         shape = weight.shape
+        if len(shape) < 2:
+            raise ValueError(f"Xavier needs 2 or more axes, not the shape {tuple(shape)}")
         spatial = math.prod(shape[2:])
         fan_in, fan_out = shape[1] * spatial, shape[0] * spatial
         fan = {"avg": (fan_in + fan_out) / 2.0, "in": fan_in, "out": fan_out}[factor_type]
@@ -55,9 +57,9 @@ def gluon_init_xavier(rnd_type="uniform", factor_type="avg", magnitude=3):
 def gluon_initialize(module, init=None, device=None):
     """Block.initialize(init, ctx): every weight of two or more axes drawn by ``init`` (Gluon's
     default: U(-0.07, 0.07)) and every bias zero; the other parameters (a BatchNorm's or
-    LayerNorm's scale and shift, PReLU's slope) keep PyTorch's defaults, which are Gluon's. A
-    lazy layer (no input size given) is initialised when its first input arrives, as Gluon
-    defers it."""
+    LayerNorm's scale and shift, PReLU's slope) keep PyTorch's defaults, which are Gluon's; a
+    block's own parameters (``gluon_parameter``) as Gluon fills them. A lazy layer (no input
+    size given) is initialised when its first input arrives, as Gluon defers it."""
     import torch
 
     draw = init or gluon_init_uniform(0.07)
@@ -65,7 +67,9 @@ def gluon_initialize(module, init=None, device=None):
     def fill(layer):
         with torch.no_grad():
             for name, p in layer.named_parameters(recurse=False):
-                if name.startswith("weight") and p.dim() >= 2:
+                if hasattr(p, "gluon_name"):   # a block's own (gluon_parameter)
+                    gluon_fill_parameter(p, draw)
+                elif name.startswith("weight") and p.dim() >= 2:
                     draw(p)
                 elif name.startswith("bias"):
                     p.zero_()
@@ -84,6 +88,40 @@ def gluon_initialize(module, init=None, device=None):
     if device is not None:
         module.to(device)
     return module
+
+
+def gluon_init_constant(value):
+    """mx.init.Zero() (0), mx.init.One() (1), mx.init.Constant(value): every value set."""
+    def draw(weight):
+        weight.fill_(value)
+    return draw
+
+
+def gluon_parameter(name, shape, init=None, dtype=None, grad_req="write"):
+    """self.params.get(name, shape, init, dtype, grad_req) in a Block: a torch Parameter of
+    that shape, left empty until gluon_initialize fills it (with ``init`` if given, else with
+    initialize()'s initializer, whatever the name, as Gluon does); grad_req 'null' freezes it.
+    A 0 in the shape (Gluon's deferred size) is refused: give the size."""
+    import torch
+
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    if any(d == 0 for d in shape):
+        raise ValueError(f"parameter {name!r}: shape {shape} holds 0 (a size Gluon infers "
+                         "at the first call); give the size")
+    dtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
+    p = torch.nn.Parameter(torch.empty(shape, dtype=dtype), requires_grad=grad_req != "null")
+    p.gluon_name, p.gluon_init = name, init
+    return p
+
+
+def gluon_fill_parameter(p, default):
+    """A gluon_parameter's first values: its own initializer, else ``default`` (the one given
+    to initialize(), Gluon's U(-0.07, 0.07) without one) whatever its name, as Gluon applies
+    it to a Parameter; an initializer that cannot fill it (Xavier on a vector) says so."""
+    try:
+        (p.gluon_init or default)(p)
+    except (ValueError, IndexError) as err:
+        raise ValueError(f"parameter {p.gluon_name!r}: {err}") from err
 
 
 class GluonMode:
@@ -751,7 +789,10 @@ HELPERS = {
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
     "gluon_batch_norm": (),
     "gluon_reset_ctx": (),
-    "gluon_initialize": ("gluon_init_uniform",), "gluon_trainer_step": (), "gluon_adam": (),
+    "gluon_init_constant": (), "gluon_parameter": (),
+    "gluon_fill_parameter": (),
+    "gluon_initialize": ("gluon_init_uniform", "gluon_fill_parameter"),
+    "gluon_trainer_step": (), "gluon_adam": (),
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),

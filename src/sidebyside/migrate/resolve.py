@@ -265,6 +265,9 @@ class _Walker(ast.NodeVisitor):
                     f"{head} in hybrid_forward is mx.nd or mx.sym")
         if head in self.aliases:
             return names.canonical(".".join([self.aliases[head], *rest])), "import", ""
+        if parts[1:] == ["params", "get"] and self.types.get(head, "").startswith("mx.gluon."):
+            return ("mx.gluon.ParameterDict.get", "inferred",   # self.params.get(name, ...)
+                    f"{head}.params is the {self.types[head]}'s ParameterDict")
         # a variable of known type, then its attributes: net.fc.weight …
         for k in range(len(parts) - 1, 0, -1):
             key = ".".join(parts[:k])

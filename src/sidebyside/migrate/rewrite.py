@@ -405,9 +405,13 @@ def _swapaxes(site, analysis, text_of):
 
 @_rule("nd-transpose", ["mx.nd.transpose"], "nd.transpose(x, axes=(0, 2, 1))",
        "torch.permute(x, (0, 2, 1))",
-       "axes is a non-empty literal tuple of ints (no axes means reversed: needs the ndim)")
+       "axes a non-empty literal tuple of ints; or no axes (all reversed) with the data a "
+       "name, written twice: torch.permute(x, tuple(range(x.ndim))[::-1])")
 def _transpose(site, analysis, text_of):
-    args = _bind(_call(site), ("data", "axes"), 2)
+    args = _bind(_call(site), ("data", "axes"), 1)
+    if args is not None and "axes" not in args and _simple_name(args["data"]):
+        data = text_of(args["data"])
+        return f"torch.permute({data}, tuple(range({data}.ndim))[::-1])"
     axes = _literal(args.get("axes")) if args else _NO
     if args is None or not isinstance(axes, (tuple, list)) or not _int_axes(axes):
         return None
@@ -651,6 +655,19 @@ def _batch_dot(site, analysis, text_of):
         text = text_of(args[side])
         parts.append(f"{_atom(args[side], text)}.transpose(-2, -1)" if t else text)
     return f"torch.matmul({parts[0]}, {parts[1]})"
+
+
+@_rule("nd-dot", ["mx.nd.dot"], "nd.dot(a, b)",
+       "torch.atleast_1d(torch.tensordot(a, b, dims=1))",
+       "no transpose_a/transpose_b: the sum over a's last axis and b's first, for any ranks "
+       "(MXNet's dot); torch.atleast_1d because MXNet gives two vectors' dot shape (1,)")
+def _nd_dot(site, analysis, text_of):
+    args = _bind(_call(site), ("lhs", "rhs", "transpose_a", "transpose_b"), 2)
+    if args is None or not _absent_or(args, "transpose_a", False) \
+            or not _absent_or(args, "transpose_b", False):
+        return None
+    return (f"torch.atleast_1d(torch.tensordot({text_of(args['lhs'])}, "
+            f"{text_of(args['rhs'])}, dims=1))")
 
 
 @_rule("nd-squeeze", ["mx.nd.squeeze"], "nd.squeeze(x, axis=1)",
@@ -1804,6 +1821,74 @@ _scale_init("Uniform", "scale", "gluon_init_uniform", "0.07")
 _scale_init("Normal", "sigma", "gluon_init_normal", "0.01")
 
 
+def _constant_init(mx_name: str, value: str | None) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("value",) if value is None else ())
+        if args is None or (value is None and "value" not in args):
+            return None
+        return f"gluon_init_constant({text_of(args['value']) if value is None else value})"
+    _RULES.append(Rule(f"init-{mx_name.lower()}", (f"mx.init.{mx_name}",),
+                       f"mx.init.{mx_name}({'0.25' if value is None else ''})",
+                       f"gluon_init_constant({'0.25' if value is None else value})",
+                       "every value set to " + ("the value (a number)" if value is None
+                                                else value), rewrite))
+    RULE_HELPERS[f"init-{mx_name.lower()}"] = ("gluon_init_constant",)
+
+
+_constant_init("Zero", "0.0")
+_constant_init("One", "1.0")
+_constant_init("Constant", None)
+
+#: the initializer calls the rules above rewrite (initialize and params-get take them)
+_INITS = ("mx.init.Xavier", "mx.init.Uniform", "mx.init.Normal", "mx.init.Zero",
+          "mx.init.One", "mx.init.Constant")
+
+
+@_helper_rule("params-get", ["mx.gluon.ParameterDict.get"],
+              "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.w = self.params.get('w', shape=(3, 4), init=mx.init.Xavier())",
+              "self.w = gluon_parameter('w', (3, 4), init=gluon_init_xavier())",
+              "in a Block, assigned to self.<name>: the name, a shape (a 0 in it, Gluon's "
+              "deferred size, is refused when the draft runs), init one the init-* rules "
+              "rewrite, a literal dtype, grad_req 'write' or 'null'; no lr_mult, wd_mult, "
+              "stype; hybrid_forward gets it as the attribute (block-to-module)",
+              ["gluon_parameter"])
+def _params_get(site, analysis, text_of):
+    args = _bind(_call(site), ("name", "grad_req", "shape", "dtype", "lr_mult", "wd_mult",
+                               "init", "allow_deferred_init", "differentiable", "stype",
+                               "grad_stype"), 1)
+    parent = _parents(analysis).get(id(site.node))
+    if args is None or "shape" not in args or not isinstance(parent, ast.Assign) \
+            or len(parent.targets) != 1 or not _self_attribute(parent.targets[0]) \
+            or any(k in args for k in ("lr_mult", "wd_mult")) \
+            or not _absent_or(args, "differentiable", True) \
+            or not _absent_or(args, "stype", "default") \
+            or not _absent_or(args, "grad_stype", "default") \
+            or not _absent_or(args, "grad_req", "write", "null"):
+        return None
+    shape = _literal(args["shape"])
+    if shape is not _NO and (_is_int(shape) and shape == 0 or isinstance(shape, (tuple, list))
+                             and 0 in shape):
+        return None   # a size Gluon infers at the first call
+    init = args.get("init")
+    if init is not None and not (isinstance(init, ast.Call) and analysis.site_at(init) is not None
+                                 and analysis.site_at(init).name in _INITS):
+        return None
+    dt = _dtype(args.get("dtype"), default=None) if "dtype" in args else ""
+    if dt is None:
+        return None
+    parts = [text_of(args["name"]), text_of(args["shape"])] + \
+        ([f"init={text_of(init)}"] if init is not None else []) + \
+        ([f"dtype={dt}"] if dt else []) + \
+        ([f"grad_req={text_of(args['grad_req'])}"] if "grad_req" in args else [])
+    return f"gluon_parameter({', '.join(parts)})"
+
+
+def _self_attribute(node: ast.AST) -> bool:
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+        and node.value.id == "self"
+
+
 def _list_context(analysis: Analysis, node: ast.AST) -> bool:
     """Whether ``node`` is, or names something assigned, a list or tuple (of contexts)."""
     seqs = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
@@ -1840,9 +1925,7 @@ def _initialize_text(recv, args, analysis, text_of):
         return None
     init = args.get("init")
     if init is not None and not (isinstance(init, ast.Call) and (
-            analysis.site_at(init) is not None
-            and analysis.site_at(init).name in ("mx.init.Xavier", "mx.init.Uniform",
-                                                "mx.init.Normal"))):
+            analysis.site_at(init) is not None and analysis.site_at(init).name in _INITS)):
         return None
     parts = [text_of(recv)]
     if init is not None:

@@ -179,6 +179,36 @@ def _body_statements(body):
     return list(body.body)
 
 
+def _own_parameters(cls) -> set[str]:
+    """The attributes a class's ``__init__`` sets to ``gluon_parameter(...)`` (the draft of
+    ``self.params.get``), anywhere in its body."""
+    import libcst as cst
+
+    found: set[str] = set()
+
+    class Finder(cst.CSTVisitor):
+        def visit_Assign(self, node):
+            target = node.targets[0].target if len(node.targets) == 1 else None
+            call = node.value
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) \
+                    and target.value.value == "self" and isinstance(call, cst.Call) \
+                    and isinstance(call.func, cst.Name) and call.func.value == "gluon_parameter":
+                found.add(target.attr.value)
+
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+            stmt.visit(Finder())
+    return found
+
+
+def _is_docstring(stmt) -> bool:
+    import libcst as cst
+
+    return isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+        and isinstance(stmt.body[0], cst.Expr) \
+        and isinstance(stmt.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+
+
 def _unwrap_class():
     import libcst as cst
 
@@ -204,13 +234,25 @@ def _unwrap_class():
             if rule != "block-to-module":
                 return updated
             base = updated.bases[0].with_changes(value=cst.parse_expression("torch.nn.Module"))
+            own = _own_parameters(updated)
             body = []
             for stmt in updated.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "hybrid_forward":
                     params = list(stmt.params.params)
                     del params[1]                       # F: every use of it was rewritten
+                    # the block's own parameters, which Gluon passes by name: its attributes
+                    taken = [p.name.value for p in params[2:] if p.name.value in own]
+                    params = [p for p in params if p.name.value not in taken]
+                    if params and params[-1].comma is not cst.MaybeSentinel.DEFAULT:
+                        params[-1] = params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
                     stmt = stmt.with_changes(name=cst.Name("forward"),
                                              params=stmt.params.with_changes(params=params))
+                    if taken:
+                        lines = [cst.parse_statement(f"{n} = self.{n}\n") for n in taken]
+                        inner = list(stmt.body.body)
+                        at = 1 if inner and _is_docstring(inner[0]) else 0
+                        stmt = stmt.with_changes(body=stmt.body.with_changes(
+                            body=inner[:at] + lines + inner[at:]))
                     self.done.append("hybrid-forward")
                 body.append(stmt)
             self.done.append(rule)
