@@ -44,7 +44,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "params-zero-grad", "params-grad-req", "nd-random-normal", "nd-random-uniform",
            "nd-random-randn", "test-utils-download", "gluon-utils-download",
            "vision-cifar10", "vision-cifar100", "trainer-nag", "softmax-ce-loss-options",
-           "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant"}
+           "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant",
+           "trainer-save-states", "trainer-load-states"}
 
 
 def drafted(code: str):
@@ -220,6 +221,45 @@ def test_trainer_sgd_steps_as_mxnet_in_float64(optimizer):
     moved = np.abs(net.weight.data().asnumpy() - w).max()
     assert moved > 0.1 and gap < 1e-12, (moved, gap)
     assert all(p.grad is None or not p.grad.any() for p in lin.parameters())  # cleared
+
+
+STATES = textwrap.dedent("""\
+    net = nn.Dense(3, in_units=4, flatten=False)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+
+
+    def train(batches, path):
+        trainer = gluon.Trainer(net.collect_params(), 'sgd',
+                                {'learning_rate': 0.5, 'momentum': 0.75})
+        for k, (x, y) in enumerate(batches):
+            if k == 2:   # a restart: a new trainer, its momentum read back
+                trainer.save_states(path)
+                trainer = gluon.Trainer(net.collect_params(), 'sgd',
+                                        {'learning_rate': 0.5, 'momentum': 0.75})
+                trainer.load_states(path)
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0])
+    """)
+
+
+def test_trainer_states_saved_and_read_back_carry_the_momentum(tmp_path):
+    """Two steps, the trainer's states saved, a new trainer that reads them, two steps more:
+    the same float64 weights as MXNet's (without the momentum read back they differ)."""
+    rng = np.random.default_rng(5)
+    w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    batches = [(rng.standard_normal((4, 4)), rng.integers(0, 3, 4)) for _ in range(4)]
+    mx_env = run_mxnet(STATES)
+    net = gluon_dense_float64(mx_env["net"], w, b)
+    mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
+                     for x, y in batches], str(tmp_path / "mx.states"))
+    pt_env = run_draft(STATES, {"trainer-sgd", "trainer-save-states", "trainer-load-states"})
+    lin = torch_linear_float64(pt_env["net"], w, b)
+    pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches],
+                    str(tmp_path / "pt.states"))
+    gap = np.abs(net.weight.data().asnumpy() - lin.weight.detach().numpy()).max()
+    assert gap < 1e-12, gap
 
 
 ADAM = textwrap.dedent("""\

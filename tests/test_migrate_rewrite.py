@@ -203,6 +203,9 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("nd-dot-vectors", {"nd-dot"}, "result = nd.dot(x, y)", {"x": _u(5), "y": _u(5)}),
     Case("nd-dot-nd", {"nd-dot"}, "result = nd.dot(x, y)", {"x": X3, "y": _u(4, 2, 5)}),
     Case("nd-transpose-reversed", {"nd-transpose"}, "result = nd.transpose(x)", {"x": X3}),
+    Case("context-class", {"mx-context-class", "mx-cpu", "nd-array"},
+         "ctx = mx.cpu()\nresult = nd.array([isinstance(ctx, mx.Context), "
+         "isinstance(1, mx.Context)])", dtype=True),
     Case("nd-squeeze-all", {"nd-squeeze"}, "result = nd.squeeze(x)", {"x": _u(1, 3, 1)}),
     Case("nd-squeeze-axis", {"nd-squeeze"}, "result = nd.squeeze(x, axis=2)",
          {"x": _u(1, 3, 1)}),
@@ -721,6 +724,8 @@ NEGATIVE = [
     ("block-cast", "net = nn.Dense(3)\nnet.cast('float16')"),
     ("block-cast", "net.cast('float64')"),
     ("nd-dot", "result = nd.dot(x, y, transpose_b=True)"),
+    ("mx-context-class", "result = mx.Context('cpu', 0)"),
+    ("trainer-save-states", "trainer = make_trainer()\ntrainer.save_states('f')"),
     ("nd-transpose", "result = nd.transpose(f(x))"),
     ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
                    "        self.w = self.params.get('w', shape=(0, 3))\nresult = B"),

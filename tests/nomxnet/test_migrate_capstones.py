@@ -133,7 +133,8 @@ def test_the_legacy_notebooks_code_reports_every_row_of_their_summary(number, ab
 # backward() (the sum it means); hybridize(), dropped where LibCST carries out statement
 # rewrites (the migrate extra). Every other site needs a decision.
 UNMARKED_16 = {"examples/image_classification/image_classification.py":
-               {"mx.cpu", "mx.gpu", "mx.metric.Accuracy", "mx.metric.EvalMetric.update",
+               {"mx.cpu", "mx.gpu", "mx.Context", "mx.metric.Accuracy",
+                "mx.metric.EvalMetric.update",
                 "mx.metric.EvalMetric.get", "mx.metric.EvalMetric.reset", "mx.random.seed",
                 "mx.nd.NDArray.backward"}
                | ({"mx.gluon.Block.hybridize"} if structure.available() else set()),

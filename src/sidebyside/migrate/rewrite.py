@@ -2082,6 +2082,44 @@ def _learning_rate(site, analysis, text_of):
     return f"{_atom(node.value, text_of(node.value))}.param_groups[0]['lr']"
 
 
+def _trainer_file(method: str, torch_call: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("fname",), 1)
+        recv = _receiver(site)
+        if args is None or not _built_by(analysis, recv, _TRAINER_RULES):
+            return None
+        return torch_call.format(t=_atom(recv, text_of(recv)), f=text_of(args["fname"]))
+    return rewrite
+
+
+_RULES.append(Rule(
+    "trainer-save-states", ("mx.gluon.Trainer.save_states",),
+    "gluon.Trainer(net.collect_params(), 'sgd').save_states('t.states')",
+    "torch.save(torch.optim.SGD(net.parameters(), lr=0.01).state_dict(), 't.states')",
+    "the trainer built by a trainer rule: the optimizer's state dict saved (momentum buffers, "
+    "steps); a file MXNet wrote is converted by mx2torch's optimizer states, not read here",
+    _trainer_file("save_states", "torch.save({t}.state_dict(), {f})")))
+_RULES.append(Rule(
+    "trainer-load-states", ("mx.gluon.Trainer.load_states",),
+    "gluon.Trainer(net.collect_params(), 'sgd').load_states('t.states')",
+    "torch.optim.SGD(net.parameters(), lr=0.01).load_state_dict(torch.load('t.states'))",
+    "the trainer built by a trainer rule: what trainer-save-states wrote, read back",
+    _trainer_file("load_states", "{t}.load_state_dict(torch.load({f}))")))
+
+
+@_rule("mx-context-class", ["mx.Context", "mx.context.Context"],
+       "isinstance(ctx, mx.Context)", "isinstance(ctx, torch.device)",
+       "the class as isinstance's second argument: a context is a torch.device in the draft "
+       "(the mx.cpu/mx.gpu rules)")
+def _context_class(site, analysis, text_of):
+    parent = _parents(analysis).get(id(site.node))
+    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+            and parent.func.id == "isinstance" and len(parent.args) == 2 \
+            and parent.args[1] is site.node:
+        return "torch.device"
+    return None
+
+
 def _on_collect_params(site) -> ast.AST | None:
     """The block ``net`` of ``net.collect_params().method(...)`` (no select pattern), else
     None."""
