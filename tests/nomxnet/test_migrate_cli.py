@@ -307,3 +307,21 @@ def test_aliases_star_imports_and_files_without_mxnet():
     for source, expected in cases.items():
         rep = report.scan_source(source, "x.py")
         assert [s.site.name for s in rep.sites] == expected, source
+
+
+def test_the_markdown_plan_says_how_much_is_left_by_hand_and_where(tmp_path):
+    """The planning section's effort line: the lines to decide and without a counterpart,
+    the files that hold them, the most first."""
+    from sidebyside.migrate import report
+
+    (tmp_path / "small.py").write_text("from mxnet import nd\nx = nd.zeros((2,))\n")
+    (tmp_path / "big.py").write_text(
+        "import mxnet as mx\nfrom mxnet import nd\nit = mx.io.NDArrayIter(a, b)\n"
+        "it.reset()\ny = nd.concat(x, x, dim=q)\nmod = mx.mod.Module(sym)\n")
+    md = report.render(report.scan(tmp_path), "md")
+    line = next(ln for ln in md.splitlines() if ln.startswith("- **Work left by hand**"))
+    rep = report.scan(tmp_path)
+    t = rep.totals()
+    assert f"{t['lines_decision']} lines to decide and {t['lines_no_counterpart']} without" \
+        in line and "in 1 of 2 files" in line and "`big.py` (" in line
+    assert "small.py" not in line        # converted whole: nothing left there

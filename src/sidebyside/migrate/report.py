@@ -955,8 +955,18 @@ def to_markdown(report: Report, base: str = "", title: str | None = None) -> str
                        f"{len(f.blockers)} | {_pct(f.line_rate)} |")
         out.append("")
     plan = _planning(report)
-    if plan["blockers"] or plan["no_counterpart"]:
+    if plan["blockers"] or plan["no_counterpart"] or plan["effort"]:
         out += ["## Planning", ""]
+        left = [e for e in plan["effort"] if e["decision"] or e["no_counterpart"] or
+                e["blockers"]]
+        if left:
+            out.append(
+                f"- **Work left by hand**: {t['lines_decision']} lines to decide and "
+                f"{t['lines_no_counterpart']} without a counterpart, in {len(left)} of "
+                f"{len(plan['effort'])} files; the most first: " + ", ".join(
+                    f"`{e['path']}` ({e['decision']} to decide, {e['no_counterpart']} "
+                    f"without, {e['blockers']} blocker{'' if e['blockers'] == 1 else 's'})"
+                    for e in left[:5]) + ".")
         for kind, info in plan["blockers"].items():
             uses = ", ".join(f"`{w}` ({k})" for w, k in info["uses"].items())
             out.append(f"- **Blocker, {kind}**: {_md_cell(info['what'])}. Here: {uses}.")
