@@ -281,13 +281,15 @@ def _full(site, analysis, text_of):
 
 
 def _size_text(node: ast.AST, text_of) -> str | None:
-    """A shape torch.full takes: a literal tuple as written, an int literal n as (n,);
-    None for an expression (an int there would need the tuple, a tuple must not get one)."""
+    """A shape torch.full takes: a tuple (or list) display as written, an int literal n as
+    (n,); None for another expression (an int there would need the tuple, a tuple must not
+    get one)."""
     v = _literal(node)
     if _is_int(v):
         return f"({v},)"
-    if isinstance(v, (tuple, list)) and all(_is_int(d) for d in v):
-        return text_of(node)
+    if isinstance(node, (ast.Tuple, ast.List)) and not any(
+            isinstance(e, ast.Starred) for e in node.elts):
+        return text_of(node)   # a tuple display: a shape whatever its entries
     return None
 
 
@@ -880,11 +882,14 @@ def _gpu(site, analysis, text_of):
 # -- layers -----------------------------------------------------------------------------
 
 def _bias(args: dict, text_of: TextOf) -> str | None:
-    """``, bias=False`` for use_bias given, ``""`` if absent, ``None`` if not a literal."""
+    """``, bias=False`` for use_bias given (a literal bool, or a name or attribute, whose
+    truth both frameworks read alike), ``""`` if absent, ``None`` for anything else."""
     if "use_bias" not in args:
         return ""
     v = _literal(args["use_bias"])
-    return f", bias={v!r}" if isinstance(v, bool) else None
+    if isinstance(v, bool):
+        return f", bias={v!r}"
+    return f", bias={text_of(args['use_bias'])}" if _simple_name(args["use_bias"]) else None
 
 
 #: ``prefix=`` names a block's parameters in Gluon and means nothing to PyTorch (its
@@ -1153,12 +1158,12 @@ def _np_full(site, analysis, text_of):
 
 @_rule("np-arange", ["mx.np.arange"], "np.arange(2, 10, 3)",
        "torch.arange(2, 10, 3, dtype=torch.float32)",
-       "start, stop and step int literals (a float step may count differently); dtype absent "
-       "or None (float32 in MXNet's numpy, not int64) or a literal; ctx one device")
+       "start and stop numbers or expressions, step absent or an int literal (a float step "
+       "may count differently); dtype absent or None (float32 in MXNet's numpy, not int64) or "
+       "a literal; ctx one device")
 def _np_arange(site, analysis, text_of):
     args = _bind(_call(site), ("start", "stop", "step", "dtype", "ctx"), 1)
-    if args is None or any(k in args and not _is_int(_literal(args[k]))
-                           for k in ("start", "stop", "step")):
+    if args is None or ("step" in args and not _is_int(_literal(args["step"]))):
         return None
     dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
             _device(args, analysis, text_of)
