@@ -909,8 +909,8 @@ src(RULES_PY, "draft-split-axis-zero", 'dim = text_of(args["axis"]) if "axis" in
     "nd.split drafted with torch's default dim 0 (MXNet splits axis 1 by default)",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 src(RULES_PY, "draft-conv-transpose-output-padding-dropped",
-    '("padding", "padding"), ("output_padding", "output_padding"),',
-    '("padding", "padding"),', "default-dropped",
+    '(("output_padding", "output_padding"),) if transpose else ()',
+    '() if transpose else ()', "default-dropped",
     "Conv1DTranspose(output_padding=1) drafted without it: one step shorter",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 src(RULES_PY, "draft-argmax-int64",

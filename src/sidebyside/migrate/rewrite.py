@@ -495,15 +495,15 @@ def _clip(site, analysis, text_of):
             f"{text_of(args['a_max'])})")
 
 
-def _softmax(op: str, params: tuple[str, ...]) -> None:
+def _softmax(op: str, params: tuple[str, ...], module: str = "nd") -> None:
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), params, 1)
         if args is None or "length" in args:
             return None
         dim = text_of(args["axis"]) if "axis" in args else "-1"
         return f"torch.{op}({text_of(args['data'])}, dim={dim})"
-    _RULES.append(Rule(f"nd-{op.replace('_', '-')}", (f"mx.nd.{op}",), f"nd.{op}(x)",
-                       f"torch.{op}(x, dim=-1)",
+    _RULES.append(Rule(f"{module}-{op.replace('_', '-')}", (f"mx.{module}.{op}",),
+                       f"{module}.{op}(x)", f"torch.{op}(x, dim=-1)",
                        "data and axis only (MXNet's default axis -1 written out); no "
                        "temperature, dtype or length", rewrite))
 
@@ -677,7 +677,12 @@ def _nd_dot(site, analysis, text_of):
        "axis absent or literal ints; torch.atleast_1d because MXNet keeps one axis where all "
        "would go ((1, 1) → (1,))")
 def _nd_squeeze(site, analysis, text_of):
-    args = _bind(_call(site), ("data", "axis"), 1)
+    squeezed = _squeezed(_bind(_call(site), ("data", "axis"), 1), "data", text_of)
+    return None if squeezed is None else f"torch.atleast_1d({squeezed})"
+
+
+def _squeezed(args: dict | None, data: str, text_of) -> str | None:
+    """``torch.squeeze(x, axes)`` for squeeze's arguments: axis absent or literal ints."""
     if args is None:
         return None
     axis = _literal(args.get("axis"), None)
@@ -685,7 +690,7 @@ def _nd_squeeze(site, analysis, text_of):
         return None
     dim = "" if axis is None else \
         f", {_tuple_text(tuple(axis) if isinstance(axis, list) else axis)}"
-    return f"torch.atleast_1d(torch.squeeze({text_of(args['data'])}{dim}))"
+    return f"torch.squeeze({text_of(args[data])}{dim})"
 
 
 def _simple_name(node: ast.AST) -> bool:
@@ -1327,46 +1332,29 @@ def _np_astype(site, analysis, text_of):
     return f"{_atom(recv, text_of(recv))}.to({dt}{copy})"
 
 
-@_rule("npx-softmax", ["mx.npx.softmax"], "npx.softmax(x)", "torch.softmax(x, dim=-1)",
-       "data and axis only (the default axis -1 written out)")
-def _npx_softmax(site, analysis, text_of):
-    args = _bind(_call(site), ("data", "axis"), 1)
-    if args is None:
-        return None
-    dim = text_of(args["axis"]) if "axis" in args else "-1"
-    return f"torch.softmax({text_of(args['data'])}, dim={dim})"
+_softmax("softmax", ("data", "axis"), "npx")
 
 
-@_rule("np-tile", ["mx.np.tile"], "np.tile(x, (2, 1))", "torch.tile(x, (2, 1))",
-       "the array and its repetitions (an int or a tuple)")
-def _np_tile(site, analysis, text_of):
-    args = _bind(_call(site), ("A", "reps"), 2)
-    if args is None:
-        return None
-    return f"torch.tile({text_of(args['A'])}, {text_of(args['reps'])})"
+def _np_two(op: str, torch_op: str, params: tuple[str, str], before: str, note: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params, 2)
+        if args is None:
+            return None
+        return f"torch.{torch_op}({text_of(args[params[0]])}, {text_of(args[params[1]])})"
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}({before})",
+                       f"torch.{torch_op}({before})", note, rewrite))
 
 
-@_rule("np-power", ["mx.np.power"], "np.power(x, 2)", "torch.pow(x, 2)",
-       "two arguments (arrays or numbers, broadcasting); no out")
-def _np_power(site, analysis, text_of):
-    args = _bind(_call(site), ("x1", "x2"), 2)
-    if args is None:
-        return None
-    return f"torch.pow({text_of(args['x1'])}, {text_of(args['x2'])})"
+_np_two("tile", "tile", ("A", "reps"), "x, (2, 1)",
+        "the array and its repetitions (an int or a tuple)")
+_np_two("power", "pow", ("x1", "x2"), "x, 2",
+        "two arguments (arrays or numbers, broadcasting); no out")
 
 
 @_rule("np-squeeze", ["mx.np.squeeze"], "np.squeeze(x, axis=1)", "torch.squeeze(x, 1)",
        "axis absent or literal ints; numpy's 0-d results, torch's too")
 def _np_squeeze(site, analysis, text_of):
-    args = _bind(_call(site), ("a", "axis"), 1)
-    if args is None:
-        return None
-    axis = _literal(args.get("axis"), None)
-    if axis is not None and not _int_axes(axis):
-        return None
-    dim = "" if axis is None else \
-        f", {_tuple_text(tuple(axis) if isinstance(axis, list) else axis)}"
-    return f"torch.squeeze({text_of(args['a'])}{dim})"
+    return _squeezed(_bind(_call(site), ("a", "axis"), 1), "a", text_of)
 
 
 @_rule("npx-cpu", ["mx.npx.cpu"], "npx.cpu()", "torch.device('cpu')",
@@ -1543,9 +1531,14 @@ def _dense_lazy(site, analysis, text_of):
     return f"torch.nn.Sequential({', '.join(parts)}{act})"
 
 
-def _conv_any(dims: int):
+def _conv_any(dims: int, transpose: bool = False):
+    kind, params = ("ConvTranspose", _CONV_T) if transpose else ("Conv", _CONV)
+    one_to_one = (("strides", "stride"), ("padding", "padding")) + (
+        (("output_padding", "output_padding"),) if transpose else ()) + (
+        ("dilation", "dilation"), ("groups", "groups"))
+
     def rewrite(site, analysis, text_of):
-        args = _bind(_call(site), _CONV, 2)
+        args = _bind(_call(site), params, 2)
         layout = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
         if args is None or not _absent_or(args, "layout", layout) \
                 or any(k in args for k in ("weight_initializer", "bias_initializer")):
@@ -1554,13 +1547,11 @@ def _conv_any(dims: int):
             _bias(args, text_of)
         if lazy is None or act is None or bias is None:
             return None
-        if dims == 2 and not lazy and not act:
+        if dims == 2 and not transpose and not lazy and not act:
             return None  # the conv2d rule's form
-        extra = "".join(f", {t}={text_of(args[m])}" for m, t in (
-            ("strides", "stride"), ("padding", "padding"), ("dilation", "dilation"),
-            ("groups", "groups")) if m in args)
+        extra = "".join(f", {t}={text_of(args[m])}" for m, t in one_to_one if m in args)
         size = "" if lazy else f"{text_of(args['in_channels'])}, "
-        conv = (f"torch.nn.{'Lazy' if lazy else ''}Conv{dims}d({size}"
+        conv = (f"torch.nn.{'Lazy' if lazy else ''}{kind}{dims}d({size}"
                 f"{text_of(args['channels'])}, {text_of(args['kernel_size'])}{extra}{bias})")
         return f"torch.nn.Sequential({conv}{act})" if act else conv
     return rewrite
@@ -1580,27 +1571,6 @@ _CONV_T = ("channels", "kernel_size", "strides", "padding", "output_padding", "d
            "bias_initializer", "in_channels", "prefix")
 
 
-def _conv_transpose(dims: int):
-    def rewrite(site, analysis, text_of):
-        args = _bind(_call(site), _CONV_T, 2)
-        layout = {1: "NCW", 2: "NCHW", 3: "NCDHW"}[dims]
-        if args is None or not _absent_or(args, "layout", layout) \
-                or any(k in args for k in ("weight_initializer", "bias_initializer")):
-            return None
-        lazy, act, bias = _lazy_or_sized(args, "in_channels"), _activation_text(args), \
-            _bias(args, text_of)
-        if lazy is None or act is None or bias is None:
-            return None
-        extra = "".join(f", {t}={text_of(args[m])}" for m, t in (
-            ("strides", "stride"), ("padding", "padding"), ("output_padding", "output_padding"),
-            ("groups", "groups"), ("dilation", "dilation")) if m in args)
-        size = "" if lazy else f"{text_of(args['in_channels'])}, "
-        conv = (f"torch.nn.{'Lazy' if lazy else ''}ConvTranspose{dims}d({size}"
-                f"{text_of(args['channels'])}, {text_of(args['kernel_size'])}{extra}{bias})")
-        return f"torch.nn.Sequential({conv}{act})" if act else conv
-    return rewrite
-
-
 for _d in (1, 2, 3):
     _RULES.append(Rule(
         f"conv{_d}d-transpose", (f"mx.gluon.nn.Conv{_d}DTranspose",),
@@ -1609,7 +1579,7 @@ for _d in (1, 2, 3):
         "channels-first layout; no in_channels (or 0) → the lazy layer, else the sized one; "
         "strides/padding/output_padding/groups/dilation one to one (the weight is (in, "
         "out/groups, k…) in both); a literal activation appended; no initialisers",
-        _conv_transpose(_d)))
+        _conv_any(_d, transpose=True)))
 
 
 @_rule("sequential", ["mx.gluon.nn.Sequential", "mx.gluon.nn.HybridSequential"],
