@@ -1922,13 +1922,19 @@ _SGD_KEYS = {"learning_rate": "lr", "momentum": "momentum", "wd": "weight_decay"
        "Gluon applies); MXNet's momentum update and PyTorch's are the same with a constant "
        "learning rate")
 def _trainer_sgd(site, analysis, text_of):
-    parts = _trainer_parts(site, "sgd", _SGD_KEYS, text_of, analysis)
+    return _sgd_text(_trainer_parts(site, "sgd", _SGD_KEYS, text_of, analysis))
+
+
+def _sgd_text(parts, nesterov: bool = False) -> str | None:
+    """``torch.optim.SGD(net.parameters(), lr=…, …)`` from :func:`_trainer_parts`' answer
+    (MXNet's default learning rate 0.01 written out)."""
     if parts is None:
         return None
     head, given = parts
     given.setdefault("lr", "0.01")
     return "torch.optim.SGD(" + ", ".join([head] + [
-        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given]) + ")"
+        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given]
+        + (["nesterov=True"] if nesterov else [])) + ")"
 
 
 def _collected_block(node: ast.AST | None) -> ast.AST | None:
@@ -2008,15 +2014,12 @@ def _trainer_nag(site, analysis, text_of):
     parts = _trainer_parts(site, "nag", _SGD_KEYS, text_of, analysis)
     if parts is None:
         return None
-    head, given = parts
+    given = parts[1]
     if "weight_decay" in given and _literal_text_zero(given["weight_decay"]) is not True:
         return None
-    given.setdefault("lr", "0.01")
     # a momentum the script computes is taken as non-zero (torch refuses 0 with nesterov)
-    nesterov = "momentum" in given and _literal_text_zero(given["momentum"]) is not True
-    return "torch.optim.SGD(" + ", ".join([head] + [
-        f"{k}={given[k]}" for k in ("lr", "momentum", "weight_decay") if k in given]
-        + (["nesterov=True"] if nesterov else [])) + ")"
+    return _sgd_text(parts, "momentum" in given
+                     and _literal_text_zero(given["momentum"]) is not True)
 
 
 def _literal_text_zero(text: str) -> bool | None:
