@@ -45,7 +45,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "nd-random-randn", "test-utils-download", "gluon-utils-download",
            "vision-cifar10", "vision-cifar100", "trainer-nag", "softmax-ce-loss-options",
            "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant",
-           "trainer-save-states", "trainer-load-states"}
+           "trainer-save-states", "trainer-load-states", "rnn-lstm", "rnn-gru", "rnn-rnn"}
 
 
 def drafted(code: str):
@@ -658,6 +658,49 @@ def test_a_parameter_the_initializer_cannot_fill_is_refused_in_both():
         run_mxnet(code)
     with pytest.raises(ValueError, match="offset"):
         run_draft(code, {"params-get", "init-xavier"})
+
+
+# -- recurrent layers -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("layer", [
+    "gluon.rnn.LSTM(5, 2, input_size=3)",
+    "gluon.rnn.LSTM(4, layout='NTC', bidirectional=True, input_size=3)",
+    "gluon.rnn.GRU(5, 2, 'TNC', 0, True, 3)",
+    "gluon.rnn.RNN(6, activation='tanh', input_size=3)",
+])
+def test_recurrent_layers_keep_gluons_call_and_outputs(layer):
+    """The same weights copied in order, float64: the output alone without states, (output,
+    the list of states) with them, and the zero states of begin_state, as Gluon gives them.
+    (The ReLU RNN is left out: MXNet 1.9.1 computes it in float32 even in float64.)"""
+    code = f"layer = {layer}\nlayer.initialize()\n"
+    kind = layer.split("(")[0].split(".")[-1].lower()
+    mx_layer = run_mxnet(code)["layer"]
+    pt_layer = run_draft(code, {f"rnn-{kind}", "initialize"})["layer"]
+    mx_layer.cast("float64")
+    pt_layer = pt_layer.double()
+    rng = np.random.default_rng(6)
+    params = list(mx_layer.collect_params().values())
+    assert [p.shape for p in params] == [tuple(p.shape) for p in pt_layer.parameters()]
+    with torch.no_grad():
+        for p, t in zip(params, pt_layer.parameters()):
+            values = rng.standard_normal(p.shape) * 0.5
+            p.set_data(nd.array(values, dtype="float64"))
+            t.copy_(torch.from_numpy(values))
+    x = rng.standard_normal((4, 2, 3))      # (T, N, C), or (N, T, C) for NTC
+    mx_alone, pt_alone = mx_layer(nd.array(x, dtype="float64")), pt_layer(torch.from_numpy(x))
+    np.testing.assert_allclose(pt_alone.detach().numpy(), mx_alone.asnumpy(), rtol=1e-12,
+                               atol=1e-13)
+    batch = x.shape[0 if "NTC" in layer else 1]
+    mx_zero = mx_layer.begin_state(batch, dtype="float64")
+    pt_zero = pt_layer.begin_state(batch)
+    assert [z.shape for z in mx_zero] == [tuple(z.shape) for z in pt_zero]
+    start = [rng.standard_normal(z.shape) for z in mx_zero]
+    mx_out, mx_states = mx_layer(nd.array(x, dtype="float64"),
+                                 [nd.array(s, dtype="float64") for s in start])
+    pt_out, pt_states = pt_layer(torch.from_numpy(x), [torch.from_numpy(s) for s in start])
+    assert isinstance(pt_states, list) and len(pt_states) == len(mx_states)
+    for m, t in [(mx_out, pt_out), *zip(mx_states, pt_states)]:
+        np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=1e-12, atol=1e-13)
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

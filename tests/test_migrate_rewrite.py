@@ -730,6 +730,10 @@ NEGATIVE = [
     ("block-cast", "net.cast('float64')"),
     ("nd-dot", "result = nd.dot(x, y, transpose_b=True)"),
     ("mx-context-class", "result = mx.Context('cpu', 0)"),
+    ("rnn-lstm", "result = gluon.rnn.LSTM(20, 2)"),
+    ("rnn-lstm", "result = gluon.rnn.LSTM(20, 2, dropout=0.5, input_size=10)"),
+    ("rnn-gru", "result = gluon.rnn.GRU(20, input_size=10, i2h_weight_initializer='ones')"),
+    ("rnn-rnn", "result = gluon.rnn.RNN(20, activation='softrelu', input_size=10)"),
     ("trainer-save-states", "trainer = make_trainer()\ntrainer.save_states('f')"),
     ("nd-transpose", "result = nd.transpose(f(x))"),
     ("params-get", "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"

@@ -954,6 +954,9 @@ src(HELPERS, "draft-parameter-without-init-zeroed", "        (p.gluon_init or de
     "a block's own parameter without an initializer drafted as zeros (Gluon draws it with "
     "initialize()'s initializer, whatever its name)",
     targets=(f"{PORT}::test_a_blocks_own_parameters_are_filled_and_used_as_gluon_does",))
+src(HELPERS, "draft-rnn-layout-ignored", 'batch_first=layout == "NTC",', "batch_first=False,",
+    "axis", "gluon.rnn.LSTM(layout='NTC') drafted with torch's default time-major layout",
+    targets=(f"{PORT}::test_recurrent_layers_keep_gluons_call_and_outputs",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -783,6 +783,41 @@ def gluon_utils_download(url, path=None, overwrite=False, sha1_hash=None, retrie
                 raise
 
 
+def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False,
+              input_size=0, activation="relu"):
+    """gluon.rnn.LSTM / GRU / RNN(hidden_size, num_layers, layout, bidirectional,
+    input_size): torch's layer (the same gates in the same order, weights of the same shapes
+    in the same order) with Gluon's call: ``layer(x)`` gives the output alone,
+    ``layer(x, states)`` gives (output, the states as a list: [h], or [h, c] for an LSTM);
+    layout 'NTC' is batch_first; ``begin_state(batch_size)`` gives zero states as a list.
+    torch's layers need input_size (Gluon can infer it at the first call)."""
+    import torch
+
+    if not input_size:
+        raise ValueError("input_size: torch's recurrent layers need it; give it")
+    base = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[mode]
+
+    class GluonRNN(base):
+        def forward(self, inputs, states=None):
+            if states is None:
+                return super().forward(inputs)[0]
+            if isinstance(states, torch.Tensor):
+                states = [states]
+            out, new = super().forward(inputs, tuple(states) if mode == "lstm" else states[0])
+            return out, (list(new) if mode == "lstm" else [new])
+
+        def begin_state(self, batch_size=0, **kwargs):
+            p = next(self.parameters())
+            shape = (self.num_layers * (2 if self.bidirectional else 1), batch_size,
+                     self.hidden_size)
+            return [torch.zeros(shape, dtype=p.dtype, device=p.device)
+                    for _ in range(2 if mode == "lstm" else 1)]
+
+    extra = {"nonlinearity": activation} if mode == "rnn" else {}
+    return GluonRNN(input_size, hidden_size, num_layers, batch_first=layout == "NTC",
+                    bidirectional=bidirectional, **extra)
+
+
 #: helper name -> the names it needs beside it (written first)
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
@@ -806,6 +841,7 @@ HELPERS = {
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
+    "gluon_rnn": (),
 }
 
 

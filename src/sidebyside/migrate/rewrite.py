@@ -1024,6 +1024,58 @@ for _d in (1, 2, 3):
             "in both", _global_pool(_kind, _d)))
 
 
+_RNN = {"LSTM": ("hidden_size", "num_layers", "layout", "dropout", "bidirectional",
+                 "input_size", "i2h_weight_initializer", "h2h_weight_initializer",
+                 "i2h_bias_initializer", "h2h_bias_initializer", "projection_size",
+                 "h2r_weight_initializer", "state_clip_min", "state_clip_max",
+                 "state_clip_nan", "dtype", "prefix", "params"),
+        "GRU": ("hidden_size", "num_layers", "layout", "dropout", "bidirectional",
+                "input_size", "i2h_weight_initializer", "h2h_weight_initializer",
+                "i2h_bias_initializer", "h2h_bias_initializer", "dtype", "prefix", "params"),
+        "RNN": ("hidden_size", "num_layers", "activation", "layout", "dropout",
+                "bidirectional", "i2h_weight_initializer", "h2h_weight_initializer",
+                "i2h_bias_initializer", "h2h_bias_initializer", "input_size", "dtype",
+                "prefix", "params")}
+
+
+def _rnn(kind: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), _RNN[kind], 1)
+        if args is None or _lazy_or_sized(args, "input_size") is not False \
+                or not _absent_or(args, "dropout", 0, 0.0) \
+                or not _absent_or(args, "layout", "TNC", "NTC") \
+                or not _absent_or(args, "dtype", "float32") \
+                or not _absent_or(args, "activation", "relu", "tanh") \
+                or not _absent_or(args, "i2h_bias_initializer", "zeros") \
+                or not _absent_or(args, "h2h_bias_initializer", "zeros") \
+                or any(k in args for k in ("i2h_weight_initializer", "h2h_weight_initializer",
+                                           "projection_size", "h2r_weight_initializer",
+                                           "state_clip_min", "state_clip_max",
+                                           "state_clip_nan", "params")):
+            return None
+        bidirectional = args.get("bidirectional")
+        if bidirectional is not None and not isinstance(_literal(bidirectional), bool) \
+                and not _simple_name(bidirectional):
+            return None
+        parts = [repr(kind.lower())] + [f"{k}={text_of(args[k])}" for k in (
+            "hidden_size", "num_layers", "layout", "bidirectional", "input_size",
+            "activation") if k in args]
+        return f"gluon_rnn({', '.join(parts)})"
+    return rewrite
+
+
+for _kind in ("LSTM", "GRU", "RNN"):
+    _RULES.append(Rule(
+        f"rnn-{_kind.lower()}", (f"mx.gluon.rnn.{_kind}",),
+        f"gluon.rnn.{_kind}(20, 2, input_size=10)",
+        f"gluon_rnn('{_kind.lower()}', hidden_size=20, num_layers=2, input_size=10)",
+        "input_size given (torch has no lazy recurrent layer); no dropout (between layers it "
+        "follows Gluon's training scope), initializers, projection or clipping; layout TNC or "
+        "NTC (batch_first); the helper keeps Gluon's call: the output alone without states, "
+        "(output, [states]) with them, begin_state()", _rnn(_kind)))
+    RULE_HELPERS[f"rnn-{_kind.lower()}"] = ("gluon_rnn",)
+
+
 @_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
        "torch.nn.Embedding(1000, 64)",
        "input_dim and output_dim only (float32, dense gradient, the global initialiser); "
