@@ -642,12 +642,6 @@ def _mode_free_imports(items) -> dict[str, frozenset[str]]:
                    for lvl, mod, names in imps]
                for s, imps in imports.items() if imps is not None}
 
-    def harmless(mod: str) -> bool:
-        import sys
-
-        top = mod.split(".")[0]
-        return top in ("mxnet", "numpy", "__future__") or top in rewrite.NO_MODELS \
-            or top in sys.stdlib_module_names
     safe: set[str] = set()
     changed = True
     while changed:   # a fixed point: a file is safe once everything it imports is
@@ -656,7 +650,7 @@ def _mode_free_imports(items) -> dict[str, frozenset[str]]:
             if s in safe or _MODE_TEXT.search(sources[s]):
                 continue
             if all(found and all(t in safe or t == s for t in found) or
-                   (not found and harmless(mod)) for mod, found in imps):
+                   (not found and rewrite.holds_no_model(mod)) for mod, found in imps):
                 safe.add(s)
                 changed = True
     out = {}

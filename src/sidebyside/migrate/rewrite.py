@@ -232,15 +232,20 @@ _ELEMENTWISE = {
 }
 
 
-def _elementwise(op: str, torch_op: str) -> None:
+def _unary(torch_op: str):
+    """``torch.<op>(x)`` for a call with one positional argument and no keywords."""
     def rewrite(site, analysis, text_of):
         call = _call(site)
         if call is None or call.keywords or len(call.args) != 1 \
                 or isinstance(call.args[0], ast.Starred):
             return None
         return f"torch.{torch_op}({text_of(call.args[0])})"
+    return rewrite
+
+
+def _elementwise(op: str, torch_op: str) -> None:
     _RULES.append(Rule(f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}(x)", f"torch.{torch_op}(x)",
-                       "one positional argument, no keywords (no out=)", rewrite))
+                       "one positional argument, no keywords (no out=)", _unary(torch_op)))
 
 
 for _op, _top in _ELEMENTWISE.items():
@@ -1137,15 +1142,9 @@ _NP_ELEMENTWISE = {k: v for k, v in _ELEMENTWISE.items()
 
 
 def _np_elementwise(op: str, torch_op: str) -> None:
-    def rewrite(site, analysis, text_of):
-        call = _call(site)
-        if call is None or call.keywords or len(call.args) != 1 \
-                or isinstance(call.args[0], ast.Starred):
-            return None
-        return f"torch.{torch_op}({text_of(call.args[0])})"
     _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}(x)", f"torch.{torch_op}(x)",
                        "one positional argument (a float array), no keywords (no out=)",
-                       rewrite))
+                       _unary(torch_op)))
 
 
 for _op, _top in _NP_ELEMENTWISE.items():
@@ -1153,14 +1152,8 @@ for _op, _top in _NP_ELEMENTWISE.items():
 
 
 def _npx_unary(op: str) -> None:
-    def rewrite(site, analysis, text_of):
-        call = _call(site)
-        if call is None or call.keywords or len(call.args) != 1 \
-                or isinstance(call.args[0], ast.Starred):
-            return None
-        return f"torch.{op}({text_of(call.args[0])})"
     _RULES.append(Rule(f"npx-{op}", (f"mx.npx.{op}",), f"npx.{op}(x)", f"torch.{op}(x)",
-                       "a single positional argument, no keywords", rewrite))
+                       "a single positional argument, no keywords", _unary(op)))
 
 
 _npx_unary("relu")
@@ -1697,10 +1690,7 @@ def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str | tuple[str, .
 
     def rewritten(value):
         site = analysis.site_at(value) if isinstance(value, ast.Call) else None
-        return site is not None and any(
-            site.name in the.mxnet
-            and the.rewrite(site, analysis, lambda n: analysis.segment(n)) is not None
-            for the in rules)
+        return site is not None and _a_rule_takes(site, analysis, rules)
     if isinstance(recv, ast.Call):
         return rewritten(recv)
     values = _values_of(analysis, recv)
@@ -2703,8 +2693,6 @@ def _scoped_file(analysis: Analysis) -> bool:
 
 
 def _imports_and_apis_own(analysis: Analysis) -> bool:
-    import sys
-
     if any(w in s.name for s in analysis.sites for w in _OTHER_APIS):
         return False
     for node in analysis.nodes():
@@ -2712,13 +2700,21 @@ def _imports_and_apis_own(analysis: Analysis) -> bool:
             mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 ["." * node.level + (node.module or "")]
             for mod in mods:
-                top = mod.split(".")[0]
                 if mod in analysis.mode_free_modules:
                     continue   # a module of the scan with no mode-dependent layer
-                if top not in ("mxnet", "numpy", "__future__") and top not in NO_MODELS \
-                        and top not in sys.stdlib_module_names:
+                if not holds_no_model(mod):
                     return False
     return True
+
+
+def holds_no_model(module: str) -> bool:
+    """Whether a module can hold no MXNet model: MXNet's, numpy's, the standard library's
+    or a data library's (:data:`NO_MODELS`)."""
+    import sys
+
+    top = module.split(".")[0]
+    return top in ("mxnet", "numpy", "__future__") or top in NO_MODELS \
+        or top in sys.stdlib_module_names
 
 
 #: libraries that hold no MXNet model (data, plots, progress bars, images): a file importing
@@ -2801,11 +2797,17 @@ def _all_rewritable(analysis: Analysis, but: Site) -> bool:
         if s is but or s.kind in ("import", "def", "class") or s.framework != MXNET \
                 or s.node is None or (s.name.startswith("mx.np.") and s.name[6:] in _DTYPES):
             continue   # (mx.np.float32 is numpy's float32: its consumer rewrites it, or not)
-        if not any(r.name not in STRUCTURAL
-                   and r.rewrite(s, analysis, lambda n: analysis.segment(n)) is not None
-                   for r in rules_for(s.name)):
+        if not _a_rule_takes(s, analysis, [r for r in rules_for(s.name)
+                                           if r.name not in STRUCTURAL]):
             return False
     return True
+
+
+def _a_rule_takes(site: Site, analysis: Analysis, rules) -> bool:
+    """Whether one of ``rules`` rewrites ``site``, tried alone (its arguments as written)."""
+    return any(site.name in r.mxnet
+               and r.rewrite(site, analysis, lambda n: analysis.segment(n)) is not None
+               for r in rules)
 
 
 @_structural("hybridize-drop", ["mx.gluon.Block.hybridize", "mx.gluon.HybridBlock.hybridize"],
