@@ -45,7 +45,9 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "nd-random-randn", "test-utils-download", "gluon-utils-download",
            "vision-cifar10", "vision-cifar100", "trainer-nag", "softmax-ce-loss-options",
            "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant",
-           "trainer-save-states", "trainer-load-states", "rnn-lstm", "rnn-gru", "rnn-rnn"}
+           "trainer-save-states", "trainer-load-states", "rnn-lstm", "rnn-gru", "rnn-rnn",
+           "io-ndarray-iter", "io-data-batch", "io-data-desc", "io-data-iter-base",
+           "io-iterator-method", "io-batch-attribute", "trainer-optimizer"}
 
 
 def drafted(code: str):
@@ -322,6 +324,106 @@ def test_trainer_adam_steps_as_mxnet_in_float64(settings):
                                           reduction="sum").div(len(x)).backward()
         opt.step()
     assert np.abs(other.weight.detach().numpy() - net.weight.data().asnumpy()).max() > 1e-9
+
+
+OPTIMIZE = textwrap.dedent("""\
+    net = nn.Dense(3, in_units=4, flatten=False)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+
+
+    def train(batches, opt):
+        trainer = gluon.Trainer(net.collect_params(), opt.optimizer, SETTINGS)
+        for x, y in batches:
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0])
+        return trainer.learning_rate
+    """)
+
+#: (optimizer, settings, dtype, torch's own optimizer with the same settings): MXNet's
+#: RMSProp, AdaGrad and AdaDelta keep float32 states, and refuse float64 weights
+OPTIMIZED = [
+    ("nag", "{'learning_rate': 0.5, 'momentum': 0.75, 'wd': 0.03125}", "float64",
+     "torch.optim.SGD(ps, lr=0.5, momentum=0.75, weight_decay=0.03125, nesterov=True)"),
+    ("sgd", "{'learning_rate': 0.5, 'momentum': 0.9, 'clip_gradient': 0.05, 'rescale_grad': 2.0}",
+     "float64", "torch.optim.SGD(ps, lr=0.5, momentum=0.9)"),
+    ("Adam", "{'learning_rate': 0.1, 'beta1': 0.5, 'clip_gradient': 0.04, 'wd': 0.01}",
+     "float64", "torch.optim.Adam(ps, lr=0.1, betas=(0.5, 0.999), weight_decay=0.01)"),
+    ("rmsprop", "{'learning_rate': 0.05, 'wd': 0.01, 'clip_gradient': 0.2}", "float32",
+     "torch.optim.RMSprop(ps, lr=0.05, alpha=0.9, eps=1e-8, weight_decay=0.01)"),
+    ("rmsprop", "{'learning_rate': 0.05, 'centered': True, 'clip_weights': 1.5}", "float32",
+     "torch.optim.RMSprop(ps, lr=0.05, alpha=0.9, eps=1e-8, momentum=0.9, centered=True)"),
+    ("adagrad", "{'learning_rate': 0.5, 'wd': 0.01, 'eps': 1e-6}", "float32",
+     "torch.optim.Adagrad(ps, lr=0.5, weight_decay=0.01, eps=1e-6)"),
+    ("adadelta", "{'rho': 0.8, 'wd': 0.01, 'clip_gradient': 0.05}", "float32",
+     "torch.optim.Adadelta(ps, rho=0.8, weight_decay=0.01)"),
+]
+
+
+@pytest.mark.parametrize("optimizer,settings,dtype,theirs", OPTIMIZED)
+def test_trainer_of_any_optimizer_steps_as_mxnet(optimizer, settings, dtype, theirs):
+    """Five steps, batch sizes 4, 3, 5, 4, 2, the optimizer named by the script's options
+    (``opt.optimizer``, as argparse gives it): MXNet's weights, to 1e-12 in float64 and to
+    float32's rounding (relative 2e-6, about 16 ulps, where the steps move the weights by
+    more than 0.05) in float32; torch's optimizer of that name with the same settings lands
+    farther away than that (NAG's weight decay, clipping, epsilon's place, AdaDelta's
+    missing learning rate: other updates)."""
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(11)
+    w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    batches = [(rng.standard_normal((n, 4)), rng.integers(0, 3, n)) for n in (4, 3, 5, 4, 2)]
+    code = OPTIMIZE.replace("SETTINGS", settings)
+    opt = SimpleNamespace(optimizer=optimizer)
+    mx_env = run_mxnet(code)
+    net = mx_env["net"]
+    net.initialize()
+    net.cast(dtype)
+    net.weight.set_data(nd.array(w, dtype=dtype))
+    net.bias.set_data(nd.array(b, dtype=dtype))
+    mx_rate = mx_env["train"]([(nd.array(x, dtype=dtype), nd.array(y, dtype=dtype))
+                               for x, y in batches], opt)
+    pt_env = run_draft(code, {"trainer-optimizer", "trainer-step", "trainer-learning-rate"})
+
+    def linear(lin):
+        lin = lin.to(getattr(torch, dtype))
+        with torch.no_grad():
+            lin.weight.copy_(torch.from_numpy(w))
+            lin.bias.copy_(torch.from_numpy(b))
+        return lin
+
+    lin = linear(pt_env["net"])
+    pt_rate = pt_env["train"]([(torch.from_numpy(x).to(lin.weight.dtype), torch.from_numpy(y))
+                               for x, y in batches], opt)
+    mine = np.concatenate([lin.weight.detach().numpy().ravel(), lin.bias.detach().numpy()])
+    ref = np.concatenate([net.weight.data().asnumpy().ravel(), net.bias.data().asnumpy()])
+    tol = 1e-12 if dtype == "float64" else 2e-6 * np.abs(ref).max()
+    moved = np.abs(ref[:12] - w.ravel()).max()
+    assert pt_rate == pytest.approx(mx_rate) and moved > 0.05
+    assert np.abs(mine - ref).max() < tol, (np.abs(mine - ref).max(), tol)
+
+    other = linear(torch.nn.Linear(4, 3))
+    theirs_opt = eval(theirs, {"torch": torch, "ps": other.parameters()})
+    for x, y in batches:
+        theirs_opt.zero_grad()
+        torch.nn.functional.cross_entropy(other(torch.from_numpy(x).to(other.weight.dtype)),
+                                          torch.from_numpy(y), reduction="sum").div(
+            len(x)).backward()
+        theirs_opt.step()
+    assert np.abs(other.weight.detach().numpy().ravel() - ref[:12]).max() > 10 * tol
+
+
+@pytest.mark.parametrize("optimizer,settings,message", [
+    ("ftrl", None, "is not one of"), ("sgd", {"lr_scheduler": None}, "port this Trainer"),
+    ("adam", {"gamma1": 0.9}, "port this Trainer")])
+def test_an_optimizer_the_helper_does_not_carry_is_refused_when_the_draft_runs(
+        optimizer, settings, message):
+    code = ("net = nn.Dense(2, in_units=3)\n\n\ndef make(name, settings):\n"
+            "    return gluon.Trainer(net.collect_params(), name, settings)\n")
+    make = run_draft(code, {"trainer-optimizer"})["make"]
+    with pytest.raises(ValueError, match=message):
+        make(optimizer, settings)
 
 
 # -- training and predicting: Gluon's scope, BatchNorm, Dropout --------------------------------
@@ -758,6 +860,132 @@ def test_waitall_returns_after_the_work():
     code = "y = x * 2\nmx.nd.waitall()\n"
     pt_env = run_draft(code, {"nd-waitall"}, x=torch.ones(2))
     assert run_mxnet(code, x=nd.ones(2))["y"].asnumpy().tolist() == pt_env["y"].tolist()
+
+
+# -- mx.io: NDArrayIter, DataBatch, the file's own DataIter -----------------------------------
+
+def _numpy_of(x):
+    return x.asnumpy() if isinstance(x, nd.NDArray) else x.numpy()
+
+
+def _epochs_of(env) -> list:
+    """Every batch the snippet's ``seen`` holds, as (data, label, pad) of numpy arrays."""
+    return [([_numpy_of(d) for d in data], [_numpy_of(lab) for lab in label or []], pad)
+            for data, label, pad in env["seen"]]
+
+
+ITERATORS = [
+    "mx.io.NDArrayIter(x, y, batch_size=4)",
+    "mx.io.NDArrayIter(x, y, batch_size=4, shuffle=True)",
+    "mx.io.NDArrayIter(x, y, 4, True, 'roll_over')",
+    "mx.io.NDArrayIter(data={'b': x, 'a': x[:, :1]}, label=None, batch_size=3, "
+    "last_batch_handle='discard')",
+    "mx.io.NDArrayIter([x, x * 2], [y], batch_size=16)",
+    "mx.io.NDArrayIter(nd.array(x, dtype='float64'), nd.array(y, dtype='int64'), batch_size=3)",
+    "mx.io.NDArrayIter(nd.array(x, dtype='float64'), nd.array(y, dtype='int64'), batch_size=3, "
+    "shuffle=True, last_batch_handle='roll_over', data_name='img', label_name='cls')",
+    "mx.io.NDArrayIter(nd.array(x.reshape(2, 5, 3), dtype='float64'), batch_size=2, "
+    "layout='TNC')",
+]
+
+
+@pytest.mark.parametrize("make", ITERATORS)
+def test_ndarray_iter_gives_mxnets_batches_over_epochs(make):
+    x = np.arange(30, dtype=np.float64).reshape(10, 3) / 7
+    y = np.arange(10) % 4
+    code = textwrap.dedent(f"""\
+        np.random.seed(5)
+        it = {make}
+        seen = []
+        for epoch in range(3):
+            it.reset()
+            for batch in it:
+                seen.append((batch.data, batch.label, batch.pad))
+        first = it.next() if False else None
+        described = [(d.name, tuple(d.shape)) for d in it.provide_data + it.provide_label]
+        size = it.batch_size
+        """)
+    mx_env = run_mxnet(code, x=x, y=y)
+    pt_env = run_draft(code, {"io-ndarray-iter", "io-iterator-method", "io-batch-attribute"},
+                       x=x, y=y)
+    mx_seen, pt_seen = _epochs_of(mx_env), _epochs_of(pt_env)
+    assert len(mx_seen) == len(pt_seen) >= 3
+    for (md, ml, mp), (td, tl, tp) in zip(mx_seen, pt_seen, strict=True):
+        assert mp == tp
+        for m, t in zip(md + ml, td + tl, strict=True):
+            assert m.dtype == t.dtype and m.shape == t.shape
+            np.testing.assert_array_equal(t, m)
+    assert mx_env["described"] == pt_env["described"] and mx_env["size"] == pt_env["size"]
+
+
+def test_ndarray_iter_pads_rolls_over_and_shuffles_as_claimed():
+    """The cases above differ where they should: a padded last batch wraps to the first
+    samples, a rolled-over epoch starts with the last one's leftovers, a shuffle reorders."""
+    x, y = np.arange(10.0)[:, None], np.arange(10)
+    code = textwrap.dedent("""\
+        np.random.seed(5)
+        padded = [b.pad for b in mx.io.NDArrayIter(x, y, batch_size=4)]
+        rolled = mx.io.NDArrayIter(x, y, 4, last_batch_handle='roll_over')
+        first = [b.label[0] for b in rolled]
+        rolled.reset()
+        second = [b.label[0] for b in rolled]
+        shuffled = [b.label[0] for b in mx.io.NDArrayIter(x, y, 10, shuffle=True)]
+        """)
+    env = run_draft(code, {"io-ndarray-iter"}, x=x, y=y)
+    assert env["padded"] == [0, 0, 2]
+    assert [len(b) for b in env["first"]] == [4, 4] and env["second"][0].tolist()[:2] == [8, 9]
+    assert sorted(env["shuffled"][0].tolist()) == list(range(10)) \
+        and env["shuffled"][0].tolist() != list(range(10))
+
+
+def test_own_data_iter_and_batches_run_as_mxnet():
+    code = textwrap.dedent("""\
+        class Countdown(mx.io.DataIter):
+            def __init__(self, n):
+                super(Countdown, self).__init__(batch_size=2)
+                self.n, self.left = n, n
+                self.provide_data = [mx.io.DataDesc('data', (2, 3))]
+
+            def reset(self):
+                self.left = self.n
+
+            def next(self):
+                if self.left == 0:
+                    raise StopIteration
+                self.left -= 1
+                return mx.io.DataBatch(data=[nd.ones((2, 3)) * self.left], label=[nd.zeros((2,))],
+                                       pad=0)
+
+        it = Countdown(3)
+        seen = []
+        for b in it:
+            seen.append((b.data, b.label, b.pad))
+        it.reset()
+        one = it.next()
+        seen.append((one.data, one.label, one.pad))
+        desc = it.provide_data[0]
+        described = (desc.name, desc.shape, desc.layout)
+        """)
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"io-data-iter-base", "io-data-batch", "io-data-desc",
+                              "io-iterator-method", "io-batch-attribute"})
+    mx_seen, pt_seen = _epochs_of(mx_env), _epochs_of(pt_env)
+    assert len(mx_seen) == 4
+    for (md, ml, mp), (td, tl, tp) in zip(mx_seen, pt_seen, strict=True):
+        assert mp == tp
+        for m, t in zip(md + ml, td + tl, strict=True):
+            np.testing.assert_array_equal(t, m)
+    assert mx_env["described"] == pt_env["described"] == ("data", (2, 3), "NCHW")
+
+
+@pytest.mark.parametrize("make", ["mx.io.NDArrayIter('not an array')",
+                                  "mx.io.DataBatch(data=nd.ones((2, 3)))"])
+def test_io_helpers_refuse_what_mxnet_refuses(make):
+    code = f"it = {make}\n"
+    with pytest.raises((TypeError, AssertionError)):
+        run_mxnet(code)
+    with pytest.raises(TypeError):
+        run_draft(code, set())
 
 
 # -- data: vision transforms, datasets, transform, DataLoader --------------------------------

@@ -642,14 +642,27 @@ NEGATIVE = [
                    "net.initialize(ctx=ctx)"),
     ("initialize", "net = nn.Dense(3)\nnet.initialize(mx.init.MSRAPrelu())"),
     ("init-xavier", "result = mx.init.Xavier(rnd_type='normal')"),
-    ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'rmsprop')"),
-    ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'sgd', "
-                    "{'learning_rate': 0.1, 'clip_gradient': 1.0})"),
     ("trainer-sgd", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'sgd', "
                     "kvstore='dist_sync')"),
     ("trainer-sgd", "result = gluon.Trainer(params, 'sgd')"),
-    ("trainer-step", "net = nn.Dense(3)\ntrainer = gluon.Trainer(net.collect_params(), 'rmsprop')\n"
+    ("trainer-step", "net = nn.Dense(3)\ntrainer = gluon.Trainer(net.collect_params(), 'ftrl')\n"
                      "trainer.step(8)"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), 'ftrl')"),
+    ("trainer-optimizer", "net = nn.Dense(3)\n"
+                          "result = gluon.Trainer(net.collect_params(), mx.optimizer.SGD())"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nopt = mx.optimizer.Adam()\n"
+                          "result = gluon.Trainer(net.collect_params(), opt)"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
+                          "'sgd', {'lr_scheduler': sched})"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
+                          "'adam', {'momentum': 0.9})"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
+                          "args.optimizer, {'lr_scheduler': sched})"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nsettings = {'lr_scheduler': sched}\n"
+                          "result = gluon.Trainer(net.collect_params(), 'sgd', settings)"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
+                          "args.optimizer, kvstore='dist_sync')"),
+    ("trainer-optimizer", "result = gluon.Trainer(params, 'rmsprop')"),
     ("metric-accuracy", "result = mx.metric.Accuracy(output_names=['o'])"),
     ("metric-update", "metric = mx.metric.F1()\nmetric.update([y], [x])"),
     ("metric-topk", "result = mx.metric.TopKAccuracy(5, output_names=['o'])"),
@@ -676,11 +689,7 @@ NEGATIVE = [
     ("l1-loss", "result = gluon.loss.L1Loss(**options)"),
     ("metric-mse", "result = mx.metric.MSE('mse', ['out'])"),
     ("trainer-adam", "net = nn.Dense(3)\n"
-                     "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
-    ("trainer-adam", "net = nn.Dense(3)\n"
                      "result = gluon.Trainer(net.collect_params(), 'adam', kvstore='dist_sync')"),
-    ("trainer-nag", "net = nn.Dense(3)\n"
-                    "result = gluon.Trainer(net.collect_params(), 'nag', {'wd': 1e-4})"),
     ("trainer-sgd", "net = nn.Dense(3)\nopt = 'sgd'\nopt = 'adam'\n"
                     "result = gluon.Trainer(net.collect_params(), opt)"),
     ("trainer-set-learning-rate", "trainer = gluon.Trainer(params, 'adam')\n"
@@ -759,7 +768,43 @@ NEGATIVE = [
     ("nd-clip", "result = nd.clip(x, 0, float(limit))"),
     ("array-dataset", "result = gluon.data.ArrayDataset(*arrays, **extra)"),
     ("dataset-transform", "import mydata\nds = mydata.make()\nresult = ds.transform(fn)"),
+    ("io-ndarray-iter", "result = mx.io.NDArrayIter(x, y, 4, last_batch_handle='keep')"),
+    ("io-ndarray-iter", "result = mx.io.NDArrayIter(x, y, 4, last_batch_handle=mode)"),
+    ("io-iterator-method", "it = mx.io.ImageRecordIter(path_imgrec='a.rec', data_shape=(3, 8, 8), "
+                           "batch_size=4)\nit.reset()"),
+    ("io-iterator-method", "class Wrap(mx.io.DataIter):\n    def __init__(self):\n"
+                           "        self.inner = mx.io.ImageRecordIter(path_imgrec='a.rec')\n"
+                           "it = Wrap()\nit.reset()"),
+    ("io-batch-attribute", "it = mx.io.ImageRecordIter(path_imgrec='a.rec')\nfor batch in it:\n"
+                           "    result = batch.data[0]"),
+    ("io-batch-attribute", "it = mx.io.NDArrayIter(x, y, 4)\nfor batch in it:\n    pass\n"
+                           "batch = make_batch()\nresult = batch.data[0]"),
+    ("io-batch-attribute", "def step(batch):\n    result = batch.data[0]"),
+    ("io-data-iter-base", "result = mx.io.DataIter"),
+    ("io-batch-attribute", "class Pass(mx.io.DataIter):\n    def __init__(self, it):\n"
+                           "        self.it = it\n\n    def next(self):\n"
+                           "        return self.it.next()\n\n\nfor batch in Pass(make()):\n"
+                           "    result = batch.data[0]"),
 ]
+
+
+#: forms a rule declines and another, more general, rule takes: (declining, taking, code)
+HANDED_ON = [
+    ("trainer-sgd", "trainer-optimizer", "result = gluon.Trainer(net.collect_params(), 'rmsprop')"),
+    ("trainer-sgd", "trainer-optimizer", "result = gluon.Trainer(net.collect_params(), 'sgd', "
+                                         "{'learning_rate': 0.1, 'clip_gradient': 1.0})"),
+    ("trainer-adam", "trainer-optimizer",
+     "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
+    ("trainer-nag", "trainer-optimizer",
+     "result = gluon.Trainer(net.collect_params(), 'nag', {'wd': 1e-4})"),
+]
+
+
+@pytest.mark.parametrize("declining,taking,code", HANDED_ON)
+def test_a_declined_form_goes_to_the_general_rule(declining, taking, code):
+    d = draft(analyse(HEADER + "net = nn.Dense(3)\n" + code, "case.py"))
+    fired = {name for _, name in d.rewritten}
+    assert declining not in fired and taking in fired
 
 
 @pytest.mark.parametrize("rule,code", NEGATIVE, ids=[f"{r}:{c.splitlines()[-1]}"

@@ -131,14 +131,17 @@ def test_the_legacy_notebooks_code_reports_every_row_of_their_summary(number, ab
 # notebook 16 made: the device list it rewrites (context = [mx.gpu(i) …] else [mx.cpu()]);
 # the metric (the draft's GluonAccuracy keeps update/get/reset); the seed; the loss's
 # backward() (the sum it means); hybridize(), dropped where LibCST carries out statement
-# rewrites (the migrate extra). Every other site needs a decision.
+# rewrites (the migrate extra); the data module's DummyIter, a DataIter of its own that
+# builds its batch of zeros (GluonDataIter, GluonDataBatch). Every other site needs a decision
+# (FirstBatches, a DataIter that passes on another iterator's batches, keeps its marker).
 UNMARKED_16 = {"examples/image_classification/image_classification.py":
                {"mx.cpu", "mx.gpu", "mx.Context", "mx.metric.Accuracy",
                 "mx.metric.EvalMetric.update",
                 "mx.metric.EvalMetric.get", "mx.metric.EvalMetric.reset", "mx.random.seed",
                 "mx.nd.NDArray.backward"}
                | ({"mx.gluon.Block.hybridize"} if structure.available() else set()),
-               "examples/image_classification/data.py": set()}
+               "examples/image_classification/data.py": {"mx.io.DataIter", "mx.io.DataBatch",
+                                                          "mx.nd.zeros"}}
 # the decisions named beyond [port]: which kvstore, the loss's labels and the softmax
 # output, fit's defaults; MNISTIter's scaling and last batch
 RULES_16 = {"examples/image_classification/image_classification.py":

@@ -195,7 +195,13 @@ def gluon_reset_ctx(module, ctx):
 
 def gluon_trainer_step(optimizer, batch_size):
     """Trainer.step(batch_size): the gradients divided by ``batch_size``, one update, then the
-    gradients cleared (Gluon's backward writes them, PyTorch's adds to them)."""
+    gradients cleared (Gluon's backward writes them, PyTorch's adds to them). A
+    :func:`gluon_optimizer` takes the 1/batch_size as MXNet does, in its rescale_grad."""
+    if hasattr(optimizer, "gluon_batch"):
+        optimizer.gluon_batch(batch_size)
+        optimizer.step()
+        optimizer.zero_grad()
+        return
     for group in optimizer.param_groups:
         for p in group["params"]:
             if p.grad is not None:
@@ -237,6 +243,122 @@ def gluon_adam(params, lr=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0):
                     p.sub_(lr_t * state["mean"] / (state["var"].sqrt() + f32(group["epsilon"])))
 
     return GluonAdam(params, dict(lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd))
+
+
+def gluon_optimizer(params, optimizer, optimizer_params=None):
+    """gluon.Trainer(params, optimizer, optimizer_params) with optimizer 'sgd', 'nag', 'adam',
+    'rmsprop' (also centered), 'adagrad' or 'adadelta' (any case), named when the draft runs:
+    a torch optimizer whose step is MXNet 1.9.1's update, its settings (learning_rate, wd,
+    rescale_grad, clip_gradient and the optimizer's own) as MXNet reads them, float32 where
+    MXNet's kernels take them so. AdaDelta has no learning rate (MXNet's ignores it). Another
+    optimizer, or a setting such as lr_scheduler, raises: port it by hand."""
+    import math
+
+    import torch
+
+    own = {"sgd": {"momentum": 0.0, "lazy_update": True}, "nag": {"momentum": 0.0},
+           "adam": {"learning_rate": 0.001, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8,
+                    "lazy_update": True},
+           "rmsprop": {"learning_rate": 0.001, "gamma1": 0.9, "gamma2": 0.9, "epsilon": 1e-8,
+                       "centered": False, "clip_weights": None},
+           "adagrad": {"eps": 1e-7}, "adadelta": {"rho": 0.9, "epsilon": 1e-5}}
+    name = optimizer.lower() if isinstance(optimizer, str) else None
+    if name not in own:
+        raise ValueError(f"gluon_optimizer: {optimizer!r} is not one of {sorted(own)}: "
+                         "port this Trainer by hand")
+    settings = {"learning_rate": 0.01, "wd": 0.0, "rescale_grad": 1.0, "clip_gradient": None,
+                "multi_precision": False, **own[name]}
+    unknown = sorted(set(optimizer_params or {}) - set(settings))
+    if unknown:
+        raise ValueError(f"gluon_optimizer: {name} with {unknown}: port this Trainer by hand")
+    settings.update(optimizer_params or {})
+    settings["lr"] = settings.pop("learning_rate")
+
+    def f32(value):
+        return torch.tensor(value, dtype=torch.float32).item()
+
+    def kernel_clip(g, c):      # a kernel clips when the setting is given and not negative
+        return g.clamp(-f32(c), f32(c)) if c and c >= 0 else g
+
+    def sgd(p, g, st, o):
+        mom = st.get("mom", torch.zeros_like(p)) * f32(o["momentum"]) \
+            - f32(o["lr"]) * f32(o["wd"]) * p - f32(o["lr"]) * kernel_clip(
+                f32(o["rescale_grad"]) * g, o["clip_gradient"])
+        if o["momentum"] > 0:
+            st["mom"] = mom
+        p.add_(mom)
+
+    def nag(p, g, st, o):
+        if not o["momentum"] > 0:
+            return sgd(p, g, st, o)
+        g = kernel_clip(f32(o["rescale_grad"]) * g, o["clip_gradient"])
+        wd, lr = f32(o["wd"]), f32(o["lr"])
+        mom = st.get("mom", torch.zeros_like(p)) * f32(o["momentum"])
+        p.add_(-mom + (f32(o["momentum"]) + 1) * (mom - lr * (g + wd * p)))
+        st["mom"] = mom - lr * (g + wd * p)   # MXNet's kernel writes the weight in place
+        # first: its momentum then decays the new weight, not the old one
+
+    def adam(p, g, st, o):
+        t = st["t"]
+        lr = f32(o["lr"] * math.sqrt(1 - o["beta2"] ** t) / (1 - o["beta1"] ** t))
+        g = kernel_clip(g * f32(o["rescale_grad"]) + p * f32(o["wd"]), o["clip_gradient"])
+        b1, b2 = f32(o["beta1"]), f32(o["beta2"])
+        st["mean"] = b1 * st.get("mean", torch.zeros_like(p)) + (1 - b1) * g
+        st["var"] = b2 * st.get("var", torch.zeros_like(p)) + (1 - b2) * g * g
+        p.sub_(lr * st["mean"] / (st["var"].sqrt() + f32(o["epsilon"])))
+
+    def rmsprop(p, g, st, o):
+        g = kernel_clip(f32(o["rescale_grad"]) * g + f32(o["wd"]) * p, o["clip_gradient"])
+        g1, eps, lr = f32(o["gamma1"]), f32(o["epsilon"]), f32(o["lr"])
+        st["n"] = (1 - g1) * (g * g) + g1 * st.get("n", torch.zeros_like(p))
+        if o["centered"]:
+            st["g"] = (1 - g1) * g + g1 * st.get("g", torch.zeros_like(p))
+            st["delta"] = f32(o["gamma2"]) * st.get("delta", torch.zeros_like(p)) \
+                - lr * g / (st["n"] - st["g"] * st["g"] + eps).sqrt()
+            new = p + st["delta"]
+        else:
+            new = p - lr * (g / (st["n"] + eps).sqrt())
+        p.copy_(kernel_clip(new, o["clip_weights"]))
+
+    def python_clip(g, o):      # the Python-written updates clip whenever it is not None
+        c = o["clip_gradient"]
+        return g if c is None else g.clamp(-c, c)
+
+    def adagrad(p, g, st, o):
+        g = python_clip(g * o["rescale_grad"], o)
+        st["history"] = st.get("history", torch.zeros_like(p)) + g * g
+        p.add_((g / (st["history"] + o["eps"]).sqrt() + p * o["wd"]) * -o["lr"])
+
+    def adadelta(p, g, st, o):
+        g = python_clip(g * o["rescale_grad"], o)
+        rho, eps = o["rho"], o["epsilon"]
+        st["acc_g"] = st.get("acc_g", torch.zeros_like(p)) * rho + (1.0 - rho) * g * g
+        delta = (st.get("acc_delta", torch.zeros_like(p)) + eps).sqrt() \
+            / (st["acc_g"] + eps).sqrt() * g
+        st["acc_delta"] = st.get("acc_delta", torch.zeros_like(p)) * rho \
+            + (1.0 - rho) * delta * delta
+        p.sub_(delta + o["wd"] * p)
+
+    update = {"sgd": sgd, "nag": nag, "adam": adam, "rmsprop": rmsprop, "adagrad": adagrad,
+              "adadelta": adadelta}[name]
+
+    class GluonOptimizer(torch.optim.Optimizer):
+        def gluon_batch(self, batch_size):
+            """Trainer.step(batch_size): MXNet's rescale_grad is then its setting / batch_size."""
+            for group in self.param_groups:
+                group.setdefault("scale", group["rescale_grad"])
+                group["rescale_grad"] = group["scale"] / batch_size
+
+        @torch.no_grad()
+        def step(self, closure=None):
+            for group in self.param_groups:
+                for p in group["params"]:
+                    if p.grad is not None:
+                        state = self.state[p]
+                        state["t"] = state.get("t", 0) + 1
+                        update(p, p.grad, state, group)
+
+    return GluonOptimizer(params, settings)
 
 
 def gluon_set_learning_rate(optimizer, lr):
@@ -379,6 +501,231 @@ def gluon_np_array(obj, dtype=None, ctx=None):
     if dtype is not None:
         out = out.to(torch_dtype(dtype))
     return out if ctx is None else out.to(ctx)
+
+
+class GluonDataDesc(tuple):
+    """mx.io.DataDesc(name, shape, dtype, layout): the pair ``(name, shape)``, with ``dtype``
+    and ``layout`` beside it."""
+
+    def __new__(cls, name, shape, dtype="float32", layout="NCHW"):
+        desc = super().__new__(cls, (name, tuple(shape)))
+        desc.dtype, desc.layout = dtype, layout
+        return desc
+
+    name = property(lambda self: self[0])
+    shape = property(lambda self: self[1])
+
+
+class GluonDataBatch:
+    """mx.io.DataBatch(data, label=None, pad=None, index=None, ...): ``data`` and ``label``
+    lists of tensors; ``pad``: how many samples at the end of the batch repeat earlier ones
+    to fill it (prediction drops them)."""
+
+    def __init__(self, data, label=None, pad=None, index=None, bucket_key=None,
+                 provide_data=None, provide_label=None):
+        for what, value in (("data", data), ("label", label)):
+            if value is not None and not isinstance(value, (list, tuple)):
+                raise TypeError(f"DataBatch: {what} must be a list of arrays")
+        self.data, self.label, self.pad, self.index = data, label, pad, index
+        self.bucket_key = bucket_key
+        self.provide_data, self.provide_label = provide_data, provide_label
+
+
+class GluonDataIter:
+    """mx.io.DataIter, as a base class: ``next()`` builds a batch from ``iter_next()``,
+    ``getdata()``, ``getlabel()``, ``getpad()`` and ``getindex()`` (a subclass overrides
+    them, or ``next`` itself); iterating calls ``next()`` and does not reset: call
+    ``reset()`` before each epoch, as MXNet's loops do."""
+
+    def __init__(self, batch_size=0):
+        self.batch_size = batch_size
+
+    def __iter__(self):
+        return self
+
+    def reset(self):
+        pass
+
+    def next(self):
+        if self.iter_next():
+            return GluonDataBatch(data=self.getdata(), label=self.getlabel(),
+                                  pad=self.getpad(), index=self.getindex())
+        raise StopIteration
+
+    def __next__(self):
+        return self.next()
+
+    def iter_next(self):
+        pass
+
+    def getdata(self):
+        pass
+
+    def getlabel(self):
+        pass
+
+    def getindex(self):
+        return None
+
+    def getpad(self):
+        pass
+
+
+class GluonNDArrayIter(GluonDataIter):
+    """mx.io.NDArrayIter as MXNet 1.9.1 runs it. ``data``/``label``: a tensor or numpy array,
+    a list of them (named ``_0_data``, ``_1_data``, ...) or a dict, each source sorted by
+    name; numpy arrays become float32 tensors. ``shuffle`` draws from numpy's global
+    generator (seed it as before) at construction and at each ``reset()``, and, as MXNet's
+    does, leaves every source float32. ``last_batch_handle``: 'pad' fills the last batch
+    from the start (``batch.pad`` says how many), 'discard' drops it, 'roll_over' carries
+    it into the next epoch. Batches are cut along the ``N`` of ``layout``."""
+
+    def __init__(self, data, label=None, batch_size=1, shuffle=False, last_batch_handle="pad",
+                 data_name="data", label_name="softmax_label", layout="NCHW"):
+        import numpy as np
+
+        super().__init__(batch_size)
+        self.data = self._sources(data, False, data_name)
+        self.label = self._sources(label, True, label_name)
+        self.idx = np.arange(self.data[0][1].shape[0])
+        self.shuffle, self.last_batch_handle = shuffle, last_batch_handle
+        self.cursor = -batch_size
+        self.num_data = self.idx.shape[0]
+        self.layout = layout
+        self._cache_data = self._cache_label = None
+        self.reset()
+
+    @staticmethod
+    def _sources(data, allow_empty, default_name):
+        import numpy as np
+        import torch
+
+        if data is None and not allow_empty:
+            raise ValueError("NDArrayIter needs data")
+        data = [] if data is None else data
+        if isinstance(data, (np.ndarray, torch.Tensor)):
+            data = [data]
+        if isinstance(data, list):
+            if not data and not allow_empty:
+                raise ValueError("NDArrayIter needs data")
+            data = {default_name: data[0]} if len(data) == 1 else \
+                {f"_{i}_{default_name}": d for i, d in enumerate(data)}
+        if not isinstance(data, dict):
+            raise TypeError("NDArrayIter: data and label must be arrays, a list of them or "
+                            "a dict with them as values")
+        return sorted((k, v if isinstance(v, torch.Tensor) else
+                       torch.as_tensor(np.asarray(v, dtype=np.float32)))
+                      for k, v in data.items())
+
+    def _axis(self):
+        return self.layout.find("N")
+
+    def _describe(self, sources):
+        n = self._axis()
+        return [GluonDataDesc(k, (*v.shape[:n], self.batch_size, *v.shape[n + 1:]), v.dtype,
+                              self.layout) for k, v in sources]
+
+    @property
+    def provide_data(self):
+        return self._describe(self.data)
+
+    @property
+    def provide_label(self):
+        return self._describe(self.label)
+
+    def hard_reset(self):
+        if self.shuffle:
+            self._shuffle_data()
+        self.cursor = -self.batch_size
+        self._cache_data = self._cache_label = None
+
+    def reset(self):
+        if self.shuffle:
+            self._shuffle_data()
+        if self.last_batch_handle == "roll_over" and \
+                self.num_data - self.batch_size < self.cursor < self.num_data:
+            self.cursor = self.cursor - self.num_data - self.batch_size
+        else:
+            self.cursor = -self.batch_size
+
+    def iter_next(self):
+        self.cursor += self.batch_size
+        return self.cursor < self.num_data
+
+    def next(self):
+        if not self.iter_next():
+            raise StopIteration
+        data, label = self.getdata(), self.getlabel()
+        if data[0].shape[self._axis()] != self.batch_size:   # an incomplete last batch
+            self._cache_data, self._cache_label = data, label
+            raise StopIteration
+        return GluonDataBatch(data=data, label=label, pad=self.getpad(), index=None)
+
+    def _getdata(self, sources, start=None, end=None):
+        start = 0 if start is None else start
+        end = (sources[0][1].shape[0] if sources else 0) if end is None else end
+        return [v.narrow(self._axis(), start, max(0, min(end, v.shape[self._axis()]) - start))
+                for _, v in sources]
+
+    def _concat(self, first, second):
+        import torch
+
+        if not first or not second:
+            return first if first else second
+        return [torch.cat([a, b], dim=self._axis()) for a, b in zip(first, second)]
+
+    @staticmethod
+    def _tile(data, repeats):
+        return [d.repeat(repeats, *[1] * (d.dim() - 1)) for d in data]
+
+    def _batchify(self, sources):
+        if not self.cursor < self.num_data:
+            raise RuntimeError("DataIter needs reset.")
+        if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
+            cache = self._cache_data if self._cache_data is not None else self._cache_label
+            second = self._getdata(sources, end=self.cursor + self.batch_size)
+            if self._cache_data is not None:
+                self._cache_data = None
+            else:
+                self._cache_label = None
+            return self._concat(cache, second)
+        if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
+            pad = self.batch_size - self.num_data + self.cursor
+            first = self._getdata(sources, start=self.cursor)
+            if pad > self.num_data:
+                second = self._tile(self._getdata(sources, end=self.num_data),
+                                    pad // self.num_data)
+                if pad % self.num_data:
+                    second = self._concat(second,
+                                          self._getdata(sources, end=pad % self.num_data))
+            else:
+                second = self._getdata(sources, end=pad)
+            return self._concat(first, second)
+        end = min(self.cursor + self.batch_size, self.num_data)
+        return self._getdata(sources, self.cursor, end)
+
+    def getdata(self):
+        return self._batchify(self.data)
+
+    def getlabel(self):
+        return self._batchify(self.label)
+
+    def getpad(self):
+        if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:
+            return self.cursor + self.batch_size - self.num_data
+        if self.last_batch_handle == "roll_over" and -self.batch_size < self.cursor < 0:
+            return -self.cursor
+        return 0
+
+    def _shuffle_data(self):
+        import numpy as np
+        import torch
+
+        np.random.shuffle(self.idx)
+        pick = torch.from_numpy(self.idx.copy())
+        self.data, self.label = (
+            [(k, v[pick.to(v.device)].to(torch.float32)) for k, v in sources]
+            for sources in (self.data, self.label))
 
 
 def gluon_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
@@ -827,7 +1174,7 @@ HELPERS = {
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (),
     "gluon_initialize": ("gluon_init_uniform", "gluon_fill_parameter"),
-    "gluon_trainer_step": (), "gluon_adam": (),
+    "gluon_trainer_step": (), "gluon_adam": (), "gluon_optimizer": (),
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
@@ -842,6 +1189,8 @@ HELPERS = {
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
     "gluon_rnn": (),
+    "GluonDataDesc": (), "GluonDataBatch": (), "GluonDataIter": ("GluonDataBatch",),
+    "GluonNDArrayIter": ("GluonDataDesc", "GluonDataBatch", "GluonDataIter"),
 }
 
 

@@ -866,7 +866,8 @@ def _side(direction):
     return ("MXNet", "PyTorch") if direction == "torch" else ("PyTorch", "Gluon")
 
 
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+#: a Markdown link to a page (not code such as ``TABLE[name](args)``)
+_MD_LINK = re.compile(r"\[([^\]]*)\]\((?=[^()\s]*(?:\.ipynb|\.md|\.html|#|://))[^()\s]*\)")
 
 
 def _plain_links(text: str) -> str:

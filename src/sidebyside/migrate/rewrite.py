@@ -2073,7 +2073,69 @@ def _literal_text_zero(text: str) -> bool | None:
 
 
 #: the rules that build a trainer as a torch optimizer
-_TRAINER_RULES = ("trainer-sgd", "trainer-adam", "trainer-nag")
+#: gluon_optimizer's optimizers and the settings it reads (each optimizer checks its own)
+_OPTIMIZERS = {
+    "sgd": {"momentum", "lazy_update"}, "nag": {"momentum"},
+    "adam": {"beta1", "beta2", "epsilon", "lazy_update"},
+    "rmsprop": {"gamma1", "gamma2", "epsilon", "centered", "clip_weights"},
+    "adagrad": {"eps"}, "adadelta": {"rho", "epsilon"}}
+_OPTIMIZER_COMMON = {"learning_rate", "wd", "rescale_grad", "clip_gradient", "multi_precision"}
+
+
+def _settings_ok(analysis: Analysis, node: ast.AST | None, name: str | None) -> bool:
+    """Whether optimizer_params can be carried: absent; a dict whose keys are literal
+    settings the optimizer (or, its name unknown, one of them) reads; or a name bound to
+    such dicts only (a parameter: unknown, checked when the draft runs)."""
+    if node is None:
+        return True
+    allowed = _OPTIMIZER_COMMON | (_OPTIMIZERS[name] if name else set().union(
+        *_OPTIMIZERS.values()))
+    values = [node] if isinstance(node, ast.Dict) else \
+        _values_of(analysis, node) if isinstance(node, ast.Name) else [None]
+    if not values:
+        return False
+    for v in values:
+        if v is None and isinstance(node, ast.Name):
+            continue
+        if not isinstance(v, ast.Dict) or None in v.keys \
+                or any(_literal(k) not in allowed for k in v.keys):
+            return False
+    return True
+
+
+@_helper_rule("trainer-optimizer", ["mx.gluon.Trainer", "mx.gluon.Block.collect_params"],
+              "gluon.Trainer(net.collect_params(), opt.optimizer, {'learning_rate': opt.lr})",
+              "gluon_optimizer(net.parameters(), opt.optimizer, {'learning_rate': opt.lr})",
+              "the parameters as net.collect_params(); the optimizer 'sgd', 'nag', 'adam', "
+              "'rmsprop', 'adagrad' or 'adadelta', or a name or attribute that holds one when "
+              "the script runs (not a call); optimizer_params a dict of the settings that "
+              "optimizer reads, or a name; one process. Where trainer-sgd, trainer-adam and "
+              "trainer-nag decline (another optimizer, clip_gradient, rescale_grad, settings "
+              "as expressions): the helper runs MXNet's update kernels (NAG's momentum from "
+              "the weight its kernel has just written), and raises for what it does not carry",
+              ["gluon_optimizer"])
+def _trainer_optimizer(site, analysis, text_of):
+    args = _bind(_call(site), ("params", "optimizer", "optimizer_params", "kvstore"), 2)
+    if args is None or not _absent_or(args, "kvstore", "device", "local"):
+        return None
+    owner, opt = _collected_block(args["params"]), args["optimizer"]
+    name = _string_value(analysis, opt)
+    if owner is None or (name is not None and name.lower() not in _OPTIMIZERS):
+        return None
+    if name is None and not (isinstance(opt, (ast.Attribute, ast.Subscript)) or (
+            isinstance(opt, ast.Name) and not any(
+                v is not None and not isinstance(v, (ast.Attribute, ast.Subscript, ast.Name))
+                for v in _values_of(analysis, opt)))):
+        return None
+    if not _settings_ok(analysis, args.get("optimizer_params"), name and name.lower()):
+        return None
+    _consume(text_of, args["params"])
+    return "gluon_optimizer(" + ", ".join(
+        [f"{_atom(owner, text_of(owner))}.parameters()", text_of(opt)]
+        + ([text_of(args["optimizer_params"])] if "optimizer_params" in args else [])) + ")"
+
+
+_TRAINER_RULES = ("trainer-sgd", "trainer-adam", "trainer-nag", "trainer-optimizer")
 
 
 @_helper_rule("trainer-set-learning-rate", ["mx.gluon.Trainer.set_learning_rate"],
@@ -2495,6 +2557,202 @@ def _split_and_load(site, analysis, text_of):
     return "gluon_split_and_load(" + ", ".join(
         [text_of(args["data"]), text_of(args["ctx_list"])]
         + [f"{k}={text_of(args[k])}" for k in ("batch_axis", "even_split") if k in args]) + ")"
+
+
+# -- mx.io: NDArrayIter, DataBatch, DataDesc and the file's own DataIter classes ----------
+
+_IO_ITER = ("data", "label", "batch_size", "shuffle", "last_batch_handle", "data_name",
+            "label_name", "layout")
+
+
+@_helper_rule("io-ndarray-iter", ["mx.io.NDArrayIter"],
+              "mx.io.NDArrayIter(x, y, batch_size=32, shuffle=True)",
+              "GluonNDArrayIter(x, label=y, batch_size=32, shuffle=True)",
+              "data, label (arrays, lists or dicts), batch_size, shuffle, last_batch_handle "
+              "'pad', 'discard' or 'roll_over', data_name, label_name, layout: MXNet's batches "
+              "in MXNet's order (shuffled by numpy's generator), its pads and roll-overs, its "
+              "float32 conversions", ["GluonNDArrayIter"])
+def _ndarray_iter(site, analysis, text_of):
+    args = _bind(_call(site), _IO_ITER, 1)
+    if args is None or not _absent_or(args, "last_batch_handle", "pad", "discard", "roll_over"):
+        return None
+    return "GluonNDArrayIter(" + ", ".join(
+        [text_of(args["data"])] + [f"{k}={text_of(args[k])}" for k in _IO_ITER[1:]
+                                   if k in args]) + ")"
+
+
+RULE_RESOLVES["io-ndarray-iter"] = ("ndarrayiter-last-batch",)
+
+
+def _keyword_helper(helper: str, params: tuple[str, ...], required: int):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params, required)
+        if args is None:
+            return None
+        return f"{helper}(" + ", ".join(
+            text_of(args[k]) if i < required else f"{k}={text_of(args[k])}"
+            for i, k in enumerate(params) if k in args) + ")"
+    return rewrite
+
+
+_RULES.append(Rule(
+    "io-data-batch", ("mx.io.DataBatch",), "mx.io.DataBatch(data=[x], label=[y], pad=0)",
+    "GluonDataBatch([x], label=[y], pad=0)",
+    "data, label (lists), pad, index, bucket_key, provide_data, provide_label: kept as "
+    "attributes of the same names", _keyword_helper(
+        "GluonDataBatch", ("data", "label", "pad", "index", "bucket_key", "provide_data",
+                           "provide_label"), 1)))
+RULE_HELPERS["io-data-batch"] = ("GluonDataBatch",)
+_RULES.append(Rule(
+    "io-data-desc", ("mx.io.DataDesc",), "mx.io.DataDesc('data', (32, 3, 28, 28))",
+    "GluonDataDesc('data', (32, 3, 28, 28))",
+    "name, shape, dtype, layout: the tuple (name, shape) with .name, .shape, .dtype and "
+    ".layout", _keyword_helper("GluonDataDesc", ("name", "shape", "dtype", "layout"), 2)))
+RULE_HELPERS["io-data-desc"] = ("GluonDataDesc",)
+
+
+@_helper_rule("io-data-iter-base", ["mx.io.DataIter"],
+              "class Batches(mx.io.DataIter):\n    pass", "class Batches(GluonDataIter):",
+              "a class's base: the subclass keeps its next() (or iter_next, getdata, getlabel, "
+              "getpad), reset() and batch_size; the base iterates by next() as MXNet's does",
+              ["GluonDataIter"])
+def _data_iter_base(site, analysis, text_of):
+    return "GluonDataIter" if site.kind == "base" else None
+
+
+#: what a class of the file on mx.io.DataIter may use of mx.io and mx.image and still count
+#: as the draft's iterator (a wrapper of ImageRecordIter or PrefetchingIter does not)
+_IO_OWN_NAMES = ("mx.io.DataIter", "mx.io.DataBatch", "mx.io.DataDesc", "mx.io.NDArrayIter")
+_IO_METHODS = ("reset", "hard_reset", "next", "iter_next", "getdata", "getlabel", "getpad",
+               "getindex")
+_IO_ATTRS = ("batch_size", "provide_data", "provide_label")
+_BATCH_ATTRS = ("data", "label", "pad", "index", "bucket_key", "provide_data", "provide_label")
+
+
+def _own_iterators(analysis: Analysis) -> set[str]:
+    """The classes this file defines on mx.io.DataIter (io-data-iter-base rewrites their base)
+    that build their batches themselves (an mx.io.DataBatch call, or a ``getdata`` method
+    for the base's ``next``) and use nothing else of mx.io, mx.image or mx.recordio: a class
+    that passes on another iterator's batches gives what that one gives."""
+    out = set()
+    for s in analysis.sites:
+        if s.kind != "class" or s.name != "mx.io.DataIter" \
+                or not isinstance(s.node, ast.ClassDef):
+            continue
+        first, last = s.node.lineno, s.node.end_lineno or s.node.lineno
+        inside = [o for o in analysis.sites
+                  if o.framework == "mxnet" and first <= o.line <= last]
+        builds = any(o.name == "mx.io.DataBatch" and o.kind == "call" for o in inside) or any(
+            isinstance(f, ast.FunctionDef) and f.name == "getdata" for f in s.node.body)
+        if builds and all(not o.name.startswith(("mx.io.", "mx.image.", "mx.recordio."))
+                          or o.name.startswith(_IO_OWN_NAMES) for o in inside):
+            out.add(s.node.name)
+    return out
+
+
+def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
+    """Whether ``recv`` is an iterator the draft builds: one of io-ndarray-iter's, or an
+    instance of the file's own DataIter class (:func:`_own_iterators`)."""
+    if recv is None:
+        return False
+    if _built_by(analysis, recv, "io-ndarray-iter"):
+        return True
+    own = _own_iterators(analysis)
+    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
+    return bool(own) and bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
+        for v in values)
+
+
+def _name_sources(analysis: Analysis, recv: ast.AST) -> list[ast.AST] | None:
+    """For a plain name: the iterators its values come from, when every binding of it in its
+    scope is ``for name in it`` (also in a comprehension), ``name = it.next()`` or
+    ``name = next(it)``; ``None`` when another binding (or a parameter, a global) exists."""
+    if not isinstance(recv, ast.Name):
+        return None
+    parents, name = _parents(analysis), recv.id
+    scope = recv
+    while (scope := parents.get(id(scope))) is not None and not isinstance(scope, _SCOPES):
+        pass
+    if scope is not None:
+        args = scope.args
+        if any(a is not None and a.arg == name for a in (
+                *args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg)):
+            return None
+    found, todo = [], list(ast.iter_child_nodes(scope if scope is not None else analysis.tree))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_SCOPES, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (a.asname or a.name.split(".")[0]) == name for a in node.names):
+            return None
+        if not (isinstance(node, ast.Name) and node.id == name
+                and isinstance(node.ctx, ast.Store)):
+            continue
+        up = parents.get(id(node))
+        if isinstance(up, (ast.For, ast.AsyncFor, ast.comprehension)) and up.target is node:
+            found.append(up.iter)
+        elif isinstance(up, ast.Assign) and up.targets == [node] \
+                and isinstance(up.value, ast.Call) and not up.value.keywords:
+            call = up.value
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "next" \
+                    and not call.args:
+                found.append(call.func.value)
+            elif isinstance(call.func, ast.Name) and call.func.id == "next" \
+                    and len(call.args) == 1:
+                found.append(call.args[0])
+            else:
+                return None
+        else:
+            return None
+    return found or None
+
+
+def _a_draft_batch(analysis: Analysis, recv: ast.AST | None) -> bool:
+    """Whether ``recv`` is a batch the draft builds: io-data-batch's, or drawn from an
+    iterator of :func:`_a_draft_iterator`."""
+    if recv is None:
+        return False
+    if _built_by(analysis, recv, "io-data-batch"):
+        return True
+    sources = _name_sources(analysis, recv)
+    return bool(sources) and all(_a_draft_iterator(analysis, it) for it in sources)
+
+
+def _kept(check):
+    """A rule that keeps a method call or an attribute read as written, when ``check`` says
+    the receiver is the draft's (its helper has the same method or attribute)."""
+    def rewrite(site, analysis, text_of):
+        recv, node = _receiver(site), site.node
+        if recv is None or not check(analysis, recv):
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            return f"{_atom(recv, text_of(recv))}.{node.func.attr}(" + ", ".join(
+                text_of(a) for a in [*node.args, *node.keywords]) + ")"
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            return f"{_atom(recv, text_of(recv))}.{node.attr}"
+        return None
+    return rewrite
+
+
+_RULES.append(Rule(
+    "io-iterator-method", tuple(f"mx.io.{c}.{m}" for c in ("DataIter", "NDArrayIter")
+                               for m in _IO_METHODS + _IO_ATTRS),
+    "it.reset()", "it.reset()",
+    "an iterator built by io-ndarray-iter, or of the file's own DataIter class, wherever it "
+    "is assigned: the helper has MXNet's reset, next, iter_next, getdata, getlabel, getpad, "
+    "batch_size, provide_data and provide_label, so the code stays as it is",
+    _kept(_a_draft_iterator)))
+_RULES.append(Rule(
+    "io-batch-attribute", tuple(f"mx.io.DataBatch.{a}" for a in _BATCH_ATTRS),
+    "batch.data[0]", "batch.data[0]",
+    "a batch built by io-data-batch, or drawn (a for loop, next(), .next()) from an iterator "
+    "of io-iterator-method: GluonDataBatch has MXNet's data, label, pad and index, so the "
+    "code stays as it is", _kept(_a_draft_batch)))
 
 
 @_helper_rule("autograd-backward", ["mx.autograd.backward"],
