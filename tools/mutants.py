@@ -957,6 +957,26 @@ src(HELPERS, "draft-parameter-without-init-zeroed", "        (p.gluon_init or de
 src(HELPERS, "draft-rnn-layout-ignored", 'batch_first=layout == "NTC",', "batch_first=False,",
     "axis", "gluon.rnn.LSTM(layout='NTC') drafted with torch's default time-major layout",
     targets=(f"{PORT}::test_recurrent_layers_keep_gluons_call_and_outputs",))
+src(HELPERS, "draft-nag-momentum-old-weight",
+    '        st["mom"] = mom - lr * (g + wd * p)   # MXNet\'s kernel writes the weight in place\n',
+    '        st["mom"] = mom - lr * (g + wd * (p - (-mom + (f32(o["momentum"]) + 1) * (mom - lr * '
+    '(g + wd * p)))))\n', "default-changed",
+    "Trainer('nag') with weight decay drafted as the kernel's source reads: the momentum "
+    "decays the weight before the step (MXNet's in-place kernel decays the new one)",
+    targets=(f"{PORT}::test_trainer_of_any_optimizer_steps_as_mxnet",))
+src(HELPERS, "draft-ndarrayiter-short-last-batch",
+    '        if self.last_batch_handle == "pad" and self.cursor + self.batch_size > self.num_data:\n'
+    '            pad = self.batch_size - self.num_data + self.cursor\n',
+    '        if False:\n            pad = 0\n', "off-by-one",
+    "mx.io.NDArrayIter's default last batch drafted short, as a DataLoader gives it (MXNet "
+    "fills it from the first samples)",
+    targets=(f"{PORT}::test_ndarray_iter_gives_mxnets_batches_over_epochs",))
+src(HELPERS, "draft-ndarrayiter-shuffle-keeps-dtype",
+    "            [(k, v[pick.to(v.device)].to(torch.float32)) for k, v in sources]\n",
+    "            [(k, v[pick.to(v.device)]) for k, v in sources]\n", "dtype",
+    "mx.io.NDArrayIter(shuffle=True) drafted keeping int64 labels (MXNet's shuffle leaves "
+    "every source float32)",
+    targets=(f"{PORT}::test_ndarray_iter_gives_mxnets_batches_over_epochs",))
 
 MUTANTS.extend(catalogue_swaps())
 
