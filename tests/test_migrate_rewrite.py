@@ -41,6 +41,7 @@ class Case:
 X = _u(2, 3)
 Y = _u(2, 3)
 X3 = _u(2, 3, 4)
+X4 = _u(2, 3, 4, 5)
 IMG = _u(2, 2, 6, 6)
 POS = _u(2, 3, lo=0.5, hi=3.0)
 VOL = _u(2, 2, 4, 4, 4)
@@ -100,6 +101,23 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          {"x_np": X}),
     Case("m-reshape-kw", {"ndarray-reshape"}, TYPED + "result = x.reshape(shape=(6,))",
          {"x_np": X}),
+    *[Case(f"reshape-codes-{i}", {"nd-reshape-codes"}, f"result = nd.reshape(x, {shape})",
+           {"x": X4}) for i, shape in enumerate([
+               "(0, 0, -1)", "(-2,)", "(0, -2)", "(-3, -2)", "(0, -3, 5)", "(-4, 1, 2, -2)",
+               "(-4, -1, 2, 0, -3)", "(2, -1, 0)", "shape=(-1, 0), reverse=True",
+               "(0, -4, 3, -1, 0, 0), reverse=False", "(-3, -1)", "(0, -1, 5)"])],
+    Case("reshape-codes-computed", {"nd-reshape-codes"},
+         "n = x.shape[0]\nresult = nd.reshape(x, (n, -1))", {"x": X4}),
+    Case("m-reshape-codes", {"ndarray-reshape-codes", "nd-array"},
+         TYPED + "result = x.reshape((0, 0, -1))", {"x_np": X4}),
+    Case("m-reshape-codes-ints", {"ndarray-reshape-codes"}, TYPED + "result = x.reshape(0, -3, 0)",
+         {"x_np": X4}),
+    Case("m-reshape-codes-computed", {"ndarray-reshape-codes"},
+         TYPED + "result = x.reshape((x.shape[0] * 3, -1))", {"x_np": X4}),
+    Case("m-reshape-codes-kw", {"ndarray-reshape-codes"},
+         TYPED + "result = x.reshape(shape=(-1, 0, 5), reverse=True)", {"x_np": X4}),
+    Case("m-reshape-codes-int", {"ndarray-reshape-codes"},
+         TYPED + "n = 120\nresult = x.reshape(n)", {"x_np": X4}),
     Case("asnumpy", {"asnumpy"}, TYPED + "result = x.asnumpy()", {"x_np": X}),
     Case("asnumpy-guessed", {"asnumpy", "nd-exp"}, "result = nd.exp(x).asnumpy()", {"x": X}),
     Case("asnumpy-binop", {"asnumpy"}, TYPED + "result = (x + x).asnumpy()", {"x_np": X}),
@@ -592,14 +610,11 @@ NEGATIVE = [
     ("nd-softmax", "result = nd.softmax(x, temperature=2.0)"),
     ("nd-log-softmax", "result = nd.log_softmax(x, axis=-1, dtype='float64')"),
     ("nd-clip", "result = nd.clip(x, 0)"),
-    ("nd-reshape", "result = nd.reshape(x, (0, -1))"),
-    ("nd-reshape", "result = nd.reshape(x, shape=(-1, -1))"),
-    ("nd-reshape", "result = nd.reshape(x, shape=(-3,))"),
-    ("nd-reshape", "result = nd.reshape(x, shape=(2, 3), reverse=True)"),
-    ("nd-reshape", "result = nd.reshape(x, shape=s)"),
-    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape((0, -1))"),
-    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape(-2)"),
-    ("ndarray-reshape", "x = nd.zeros((2, 3))\nresult = x.reshape(n, -1)"),
+    ("nd-reshape-codes", "result = nd.reshape(x, shape=s, target_shape=t)"),
+    ("ndarray-reshape-codes", "x = nd.zeros((2, 3))\nresult = x.reshape(*dims)"),
+    ("ndarray-reshape-codes", "x = nd.zeros((2, 3))\nresult = x.reshape((0, -1), shape=(2, 3))"),
+    ("ndarray-reshape-codes", "from mxnet import np\nx = np.zeros((2, 3))\n"
+                              "result = x.reshape((0, -1))"),
     ("ndarray-reshape", "result = y.reshape((2, 3))"),
     ("astype", "x = nd.zeros((2, 3))\nresult = x.astype(dt)"),
     ("astype", "x = nd.zeros((2, 3))\nresult = x.astype('float64', copy=c)"),
@@ -795,6 +810,10 @@ HANDED_ON = [
                                          "{'learning_rate': 0.1, 'clip_gradient': 1.0})"),
     ("trainer-adam", "trainer-optimizer",
      "result = gluon.Trainer(net.collect_params(), 'adam', {'clip_gradient': 1})"),
+    *[("nd-reshape", "nd-reshape-codes", f"result = nd.reshape(x, {shape})") for shape in (
+        "(0, -1)", "shape=(-1, -1)", "shape=(-3,)", "shape=(2, 3), reverse=True", "shape=s")],
+    *[("ndarray-reshape", "ndarray-reshape-codes", f"x = nd.zeros((2, 3))\nresult = x.reshape({a})")
+      for a in ("(0, -1)", "-2", "n, -1")],
     ("trainer-nag", "trainer-optimizer",
      "result = gluon.Trainer(net.collect_params(), 'nag', {'wd': 1e-4})"),
 ]

@@ -977,6 +977,11 @@ src(HELPERS, "draft-ndarrayiter-shuffle-keeps-dtype",
     "mx.io.NDArrayIter(shuffle=True) drafted keeping int64 labels (MXNet's shuffle leaves "
     "every source float32)",
     targets=(f"{PORT}::test_ndarray_iter_gives_mxnets_batches_over_epochs",))
+src(HELPERS, "draft-reshape-zero-literal",
+    "        if d == 0:\n            out.append(dims[src])\n",
+    "        if d == 0:\n            out.append(0)\n", "default-changed",
+    "x.reshape((0, 0, -1)) drafted with torch's meaning of 0 (an empty axis; MXNet copies the "
+    "input's dimension)", targets=(f"{RW}::test_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -95,7 +95,7 @@ def test_nothing_to_rewrite_is_byte_identical():
            "import os  # keep\n\n\n# a comment\nx = [1,  2]   # spacing kept\r\n")
     d = _draft(src)
     assert d.source == src and d.rewritten == [] and d.marked == []
-    unqualified = HEAD + "y = nd.reshape(x, (0, -1))\n"
+    unqualified = HEAD + "y = nd.SequenceMask(x, use_sequence_length=True)\n"
     assert _draft(unqualified).source == unqualified
 
 
@@ -156,9 +156,9 @@ def test_nested_rewrites_compose():
 
 
 def test_an_mxnet_call_left_as_it_is_keeps_mxnet_arguments():
-    # nd.reshape with 0 is not rewritten: its argument must stay an NDArray, not a Tensor
-    d = _draft(HEAD + "y = nd.reshape(nd.exp(x), (0, -1))\nz = print(nd.exp(x))\n")
-    assert "y = nd.reshape(nd.exp(x), (0, -1))" in d.source
+    # nd.SequenceMask is not rewritten: its argument must stay an NDArray, not a Tensor
+    d = _draft(HEAD + "y = nd.SequenceMask(nd.exp(x), s)\nz = print(nd.exp(x))\n")
+    assert "y = nd.SequenceMask(nd.exp(x), s)" in d.source
     assert "z = print(torch.exp(x))" in d.source  # a call that is not MXNet's: rewritten inside
     assert d.rewritten == [(4, "nd-exp")]
 

@@ -728,6 +728,60 @@ class GluonNDArrayIter(GluonDataIter):
             for sources in (self.data, self.label))
 
 
+def gluon_reshape(data, shape, reverse=False):
+    """NDArray.reshape / nd.reshape with MXNet's codes: 0 copies the input's dimension at that
+    place, -1 infers one, -2 copies the rest, -3 merges two, -4 splits one into the two values
+    after it (one of them may be -1); ``reverse`` reads both shapes from the right. As MXNet
+    1.9.1's shape inference does it, step by step."""
+    import math
+
+    import torch
+
+    dims = list(data.shape)
+    codes = [int(d) for d in shape] if isinstance(shape, (tuple, list, torch.Size)) \
+        else [int(shape)]
+    if reverse:
+        dims.reverse()
+        codes.reverse()
+    out, src, infer, i = [], 0, -1, 0
+    while i < len(codes):
+        d = codes[i]
+        if d == 0:
+            out.append(dims[src])
+            src += 1
+        elif d == -1:
+            if infer >= 0:
+                raise ValueError("reshape: one and only one dim can be inferred")
+            infer = i        # MXNet keeps the code's place, not the output's
+            out.append(1)
+            src += 1
+        elif d == -2:
+            out.extend(dims[src:])
+            src = len(dims)
+        elif d == -3:
+            out.append(dims[src] * dims[src + 1])
+            src += 2
+        elif d == -4:
+            d0, d1, d2 = dims[src], codes[i + 1], codes[i + 2]
+            src, i = src + 1, i + 2
+            if d1 == -1 and d2 == -1:
+                raise ValueError("reshape: split dims cannot both be -1")
+            d1 = d0 // d2 if d1 == -1 else d1
+            d2 = d0 // d1 if d2 == -1 else d2
+            if d1 * d2 != d0:
+                raise ValueError(f"reshape: split dims {d1}, {d2} do not divide {d0}")
+            out += [d1, d2]
+        else:
+            out.append(d)
+            src += 1
+        i += 1
+    if infer >= 0:
+        out[infer] = data.numel() // math.prod(out)
+    if reverse:
+        out.reverse()
+    return data.reshape(out)
+
+
 def gluon_split_and_load(data, ctx_list, batch_axis=0, even_split=True):
     """gluon.utils.split_and_load: ``data`` cut along ``batch_axis`` into one slice per device
     of ``ctx_list`` (the first ``size % n`` slices one longer), each moved to its device; a
@@ -1178,7 +1232,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "gluon_array": (), "gluon_np_array": (), "gluon_split_and_load": (), "gluon_backward": (),
+    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),

@@ -783,6 +783,42 @@ def _method_reshape(site, analysis, text_of):
     return f"torch.reshape({text_of(recv)}, {_tuple_text(tuple(shape))})"
 
 
+@_helper_rule("nd-reshape-codes", ["mx.nd.reshape", "mx.nd.Reshape"],
+              "nd.reshape(x, shape=(0, -1))", "gluon_reshape(x, (0, -1))",
+              "where nd-reshape declines: a shape with MXNet's codes (0, -2, -3, -4) or "
+              "computed by the script, reverse: the helper works the shape out as MXNet does "
+              "when the draft runs", ["gluon_reshape"])
+def _reshape_codes(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "shape", "reverse"), 2)
+    if args is None:
+        return None
+    return f"gluon_reshape({text_of(args['data'])}, {text_of(args['shape'])}" + (
+        f", reverse={text_of(args['reverse'])})" if "reverse" in args else ")")
+
+
+@_helper_rule("ndarray-reshape-codes", ["mx.nd.NDArray.reshape"], "x.reshape((0, 0, -1))",
+              "gluon_reshape(x, (0, 0, -1))",
+              "where ndarray-reshape declines, on an NDArray (not mx.np's, whose reshape has "
+              "no codes): the shape as one tuple or list, as ints, or shape=, with MXNet's "
+              "codes or computed by the script; reverse=", ["gluon_reshape"])
+def _method_reshape_codes(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or recv is None or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg not in ("shape", "reverse") for k in call.keywords):
+        return None
+    given = {k.arg: k.value for k in call.keywords}
+    if call.args and "shape" in given or not call.args and "shape" not in given:
+        return None
+    if "shape" in given:
+        shape = text_of(given["shape"])
+    elif len(call.args) == 1:
+        shape = text_of(call.args[0])
+    else:
+        shape = "(" + ", ".join(text_of(a) for a in call.args) + ")"
+    return f"gluon_reshape({_atom(recv, text_of(recv))}, {shape}" + (
+        f", reverse={text_of(given['reverse'])})" if "reverse" in given else ")")
+
+
 #: NDArray methods whose mx.np.ndarray namesake means the same (the rule takes both)
 _NP_METHODS = {"asnumpy", "attach_grad", "as_in_context", "shape", "ndim"}
 
