@@ -862,6 +862,116 @@ def test_waitall_returns_after_the_work():
     assert run_mxnet(code, x=nd.ones(2))["y"].asnumpy().tolist() == pt_env["y"].tolist()
 
 
+GROUP_NET = textwrap.dedent("""\
+    from mxnet import gluon
+    from mxnet.gluon import nn
+
+
+    class Net(gluon.Block):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = nn.Dense(4, in_units=3, flatten=False)
+            self.norm = nn.BatchNorm(in_channels=4)
+            self.drop = nn.Dropout(0.5)
+
+        def forward(self, x):
+            return self.norm(self.dense(x)), self.drop(x)
+    """)
+GROUP_TRAIN = textwrap.dedent("""\
+    from mxnet import autograd
+    from NETMODULE import Net
+
+
+    def outputs(net, x):
+        predicted = net(x)
+        with autograd.predict_mode():
+            kept = net(x)
+        with autograd.record():
+            trained = net(x)
+        return predicted, kept, trained
+    """)
+
+
+def _import_from(folder: Path, name: str):
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, folder / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_training_script_drives_the_layers_of_the_model_file_it_imports(tmp_path):
+    """A model file (BatchNorm, Dropout) and the training script that imports it, scanned
+    together: both drafts follow Gluon's scope, through the one flag the drafts share; the
+    float64 outputs are MXNet's outside record(), in predict_mode() and inside record()."""
+    net_name, train_name = "scoped_net_44", "scoped_train_44"
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    (src / f"{net_name}.py").write_text(GROUP_NET)
+    (src / f"{train_name}.py").write_text(GROUP_TRAIN.replace("NETMODULE", net_name))
+    rep = report.scan(src)
+    out.mkdir()
+    for f in rep.analysed:
+        (out / f.path).write_text(f.draft.source)
+    drafts = {f.path: f.draft.source for f in rep.analysed}
+    assert "gluon_scoped(" in drafts[f"{net_name}.py"]
+    assert "gluon_scope(True)" in drafts[f"{train_name}.py"]
+    assert not re.search(r"^\s*(import mxnet|from mxnet)", "".join(drafts.values()), re.M)
+    x = np.random.default_rng(4).standard_normal((64, 3))
+    try:
+        mx_net_mod, mx_train = _import_from(src, net_name), _import_from(src, train_name)
+        net = mx_net_mod.Net()
+        net.initialize()
+        net.cast("float64")
+        for p in net.collect_params().values():
+            p.set_data(nd.array(np.random.default_rng(1).uniform(0.5, 1.5, p.shape),
+                                dtype="float64"))
+        mx_outs = mx_train.outputs(net, nd.array(x, dtype="float64"))
+        pt_net_mod, pt_train = _import_from(out, net_name), _import_from(out, train_name)
+        model = pt_net_mod.Net().double()
+        with torch.no_grad():
+            model.dense.weight.copy_(torch.from_numpy(net.dense.weight.data().asnumpy()))
+            model.dense.bias.copy_(torch.from_numpy(net.dense.bias.data().asnumpy()))
+            for gluon_name, torch_name in (("gamma", "weight"), ("beta", "bias"),
+                                           ("running_mean", "running_mean"),
+                                           ("running_var", "running_var")):
+                getattr(model.norm, torch_name).copy_(torch.from_numpy(
+                    getattr(net.norm, gluon_name).data().asnumpy()))
+        model.train()          # what a hand port would write: the draft's layers ignore it
+        pt_outs = pt_train.outputs(model, torch.from_numpy(x))
+    finally:
+        for name in (net_name, train_name):
+            sys.modules.pop(name, None)
+    for (m_norm, m_drop), (t_norm, t_drop) in zip(mx_outs, pt_outs, strict=True):
+        np.testing.assert_allclose(t_norm.detach().numpy(), m_norm.asnumpy(), rtol=1e-10,
+                                   atol=1e-12)
+    for i, (m_drop, t_drop) in enumerate((m[1].asnumpy(), t[1].detach().numpy())
+                                         for m, t in zip(mx_outs, pt_outs)):
+        dropped = (m_drop == 0).mean(), (t_drop == 0).mean()
+        if i < 2:   # outside record() and in predict_mode(): Dropout keeps everything
+            assert dropped == (0.0, 0.0)
+        else:
+            assert all(abs(d - 0.5) < 0.12 for d in dropped), dropped
+    assert not np.allclose(mx_outs[0][0].asnumpy(), mx_outs[2][0].asnumpy())
+
+
+def test_a_model_file_another_api_also_imports_keeps_torchs_layers(tmp_path):
+    """The same two files and a third that imports the model beside a model-zoo net: a
+    ``.train()`` a person writes there would not reach layers that follow Gluon's flag, so
+    no file of the group follows it."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "gnet.py").write_text(GROUP_NET)
+    (src / "gtrain.py").write_text(GROUP_TRAIN.replace("NETMODULE", "gnet"))
+    (src / "serve.py").write_text("from mxnet.gluon.model_zoo import vision\nfrom gnet import "
+                                  "Net\nnets = [Net(), vision.resnet18_v1()]\n")
+    drafts = {f.path: f.draft.source for f in report.scan(src).analysed}
+    assert "gluon_scoped(" not in drafts["gnet.py"]
+    assert "gluon_scope(" not in drafts["gtrain.py"]
+
+
 # -- mx.io: NDArrayIter, DataBatch, the file's own DataIter -----------------------------------
 
 def _numpy_of(x):

@@ -118,6 +118,10 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          TYPED + "result = x.reshape(shape=(-1, 0, 5), reverse=True)", {"x_np": X4}),
     Case("m-reshape-codes-int", {"ndarray-reshape-codes"},
          TYPED + "n = 120\nresult = x.reshape(n)", {"x_np": X4}),
+    Case("size", {"ndarray-size"}, TYPED + "result = nd.array([x.size, x.size * 2])",
+         {"x_np": X4}),
+    *[Case(f"t-{len(a.shape)}d", {"ndarray-t"}, TYPED + "result = x.T", {"x_np": a})
+      for a in (X4, X3, X, _u(5))],
     Case("asnumpy", {"asnumpy"}, TYPED + "result = x.asnumpy()", {"x_np": X}),
     Case("asnumpy-guessed", {"asnumpy", "nd-exp"}, "result = nd.exp(x).asnumpy()", {"x": X}),
     Case("asnumpy-binop", {"asnumpy"}, TYPED + "result = (x + x).asnumpy()", {"x_np": X}),
@@ -796,6 +800,8 @@ NEGATIVE = [
                            "batch = make_batch()\nresult = batch.data[0]"),
     ("io-batch-attribute", "def step(batch):\n    result = batch.data[0]"),
     ("io-data-iter-base", "result = mx.io.DataIter"),
+    ("ndarray-size", "x = nd.zeros((2, 3))\nx.size = 4"),
+    ("ndarray-t", "x = nd.zeros((2, 3))\nx.T = y"),
     ("io-batch-attribute", "class Pass(mx.io.DataIter):\n    def __init__(self, it):\n"
                            "        self.it = it\n\n    def next(self):\n"
                            "        return self.it.next()\n\n\nfor batch in Pass(make()):\n"

@@ -892,7 +892,7 @@ src(HELPERS, "draft-array-always-float32",
     "        out = source_array.detach().clone().to(torch.float32)\n", "dtype",
     "nd.array(NDArray) drafted as float32 whatever the source's dtype (Gluon keeps it)",
     targets=(f"{PORT}::test_array_copies_keep_or_set_the_dtype_as_mxnet",))
-src(HELPERS, "draft-scoped-layers-always-train", "        layer.training = GluonMode.training\n",
+src(HELPERS, "draft-scoped-layers-always-train", "        layer.training = GluonMode.is_training()\n",
     "        layer.training = True\n", "mode",
     "Dropout and BatchNorm drafted in torch's default train mode: they drop and use batch "
     "statistics outside record() too",
@@ -982,6 +982,13 @@ src(HELPERS, "draft-reshape-zero-literal",
     "        if d == 0:\n            out.append(0)\n", "default-changed",
     "x.reshape((0, 0, -1)) drafted with torch's meaning of 0 (an empty axis; MXNet copies the "
     "input's dimension)", targets=(f"{RW}::test_rule_matches_mxnet",))
+src("src/sidebyside/migrate/report.py", "draft-scope-group-ignores-importers",
+    "            if len(closure) > 1 and closure <= own \\\n"
+    "                    and all(importers[q] <= own for q in closure):\n",
+    "            if len(closure) > 1 and closure <= own:\n", "default-dropped",
+    "a model file drafted to follow Gluon's flag although a file of another API also "
+    "imports it (a .train() written there would not reach its layers)",
+    targets=(f"{PORT}::test_a_model_file_another_api_also_imports_keeps_torchs_layers",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -127,9 +127,24 @@ def gluon_fill_parameter(p, default):
 class GluonMode:
     """Gluon's training flag, as the draft's Dropout and BatchNorm layers read it: True inside
     ``autograd.record()`` and ``train_mode()``, False elsewhere (Gluon predicts outside
-    ``record()``), whatever ``module.train()`` or ``.eval()`` said."""
+    ``record()``), whatever ``module.train()`` or ``.eval()`` said. One flag per process, as
+    MXNet's: the drafts of several files, each with its own copy of these helpers, share it
+    (it lives in ``sys.modules['gluon_mode']``)."""
 
-    training = False
+    @staticmethod
+    def state():
+        import sys
+        import types
+
+        if "gluon_mode" not in sys.modules:
+            flag = types.ModuleType("gluon_mode", "Gluon's training flag, for the drafts")
+            flag.training = False
+            sys.modules["gluon_mode"] = flag
+        return sys.modules["gluon_mode"]
+
+    @classmethod
+    def is_training(cls):
+        return cls.state().training
 
 
 def gluon_scope(training):
@@ -140,12 +155,13 @@ def gluon_scope(training):
 
     @contextlib.contextmanager
     def scope():
-        before = GluonMode.training
-        GluonMode.training = bool(training)
+        state = GluonMode.state()
+        before = state.training
+        state.training = bool(training)
         try:
             yield
         finally:
-            GluonMode.training = before
+            state.training = before
     return scope()
 
 
@@ -153,7 +169,7 @@ def gluon_scoped(module):
     """``module`` (a Dropout or BatchNorm) set to train or predict at each call as Gluon's
     scope says (:class:`GluonMode`), not by ``.train()``/``.eval()``."""
     def follow(layer, args):
-        layer.training = GluonMode.training
+        layer.training = GluonMode.is_training()
     module.register_forward_pre_hook(follow)
     return module
 

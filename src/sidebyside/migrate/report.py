@@ -415,16 +415,19 @@ def _dedupe(markers: list[rewrite.Marker]) -> list[rewrite.Marker]:
 
 def scan_source(source: str, path: str = "<string>", direction: str = "torch",
                 local_classes: dict[str, str] | None = None,
-                mode_free: frozenset[str] = frozenset()) -> FileReport:
+                mode_free: frozenset[str] = frozenset(), scope_group: bool = False
+                ) -> FileReport:
     """One file's report, from its source text (``local_classes``: see
     :func:`resolve.analyse`; ``mode_free``: the modules it imports, as it spells them, that
-    hold no layer acting differently in training). Raises ``SyntaxError`` for code that does
-    not parse."""
+    hold no layer acting differently in training; ``scope_group``: the file follows Gluon's
+    training scope with others of the scan, see :func:`_scope_group`). Raises
+    ``SyntaxError`` for code that does not parse."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {sorted(DIRECTIONS)}, not {direction!r}")
     written_for = DIRECTIONS[direction]
     analysis = resolve.analyse(source, path, written_for, local_classes)
     analysis.mode_free_modules = mode_free
+    analysis.scope_group = scope_group
     found = gotchas.detect_all(analysis, direction)
     sites = [s for s in analysis.sites if s.framework == written_for and s.kind != "import"]
     if not any(s.kind == "import" and s.framework == written_for for s in analysis.sites) \
@@ -630,10 +633,10 @@ def _local_targets(shown: str, level: int, module: str, names, files: set[str]) 
     return found
 
 
-def _mode_free_imports(items) -> dict[str, frozenset[str]]:
-    """For each scanned file, the modules it imports (as it spells them) that are files of
-    the scan holding no layer that acts differently in training (:data:`_MODE_TEXT`) and
-    importing, in turn, only such files or modules that hold no MXNet model."""
+def _import_targets(items):
+    """(sources, imports, targets) of the scan's ``.py`` files, by their shown path: each
+    file's imports (:func:`_module_imports`) and, for each, (module, the scan's files it
+    can mean)."""
     sources = {s.replace(os.sep, "/"): src for s, src, _ in items
                if src is not None and s.endswith(".py")}
     files = set(sources)
@@ -641,6 +644,54 @@ def _mode_free_imports(items) -> dict[str, frozenset[str]]:
     targets = {s: [(mod, _local_targets(s, lvl, mod, names, files))
                    for lvl, mod, names in imps]
                for s, imps in imports.items() if imps is not None}
+    return sources, imports, targets
+
+
+def _scope_group(items, reports) -> set[str]:
+    """The files of the scan whose drafts follow Gluon's training scope together: the files
+    that set it (``record()``, ``train_mode()``, ``predict_mode()``) and every file of the
+    scan they import, in turn, when each of those is *own* (it uses no Symbol, Module, RNN
+    or model-zoo API and imports, beyond the scan's files, only modules that hold no MXNet
+    model) and is imported only by own files: the layers the scopes reach are then all in
+    files whose drafts read the one flag (:class:`~.draft_helpers.GluonMode`), and no file
+    outside drives them with a ``.train()`` that they would not follow."""
+    _, _, targets = _import_targets(items)
+    by_path = {r.path.replace(os.sep, "/"): r for r in reports}
+    names = {p: {s.site.name for s in r.sites} for p, r in by_path.items()
+             if r.skipped is None and p in targets}
+    own = {p for p, ns in names.items()
+           if not any(w in n for n in ns for w in rewrite._OTHER_APIS)
+           and all(found or rewrite.holds_no_model(mod) for mod, found in targets[p])}
+    importers: dict[str, set[str]] = collections.defaultdict(set)
+    for p, imps in targets.items():
+        for _, found in imps:
+            for t in found:
+                importers[t].add(p)
+
+    def reach(p):
+        seen, todo = set(), [p]
+        while todo:
+            q = todo.pop()
+            if q not in seen:
+                seen.add(q)
+                todo += [t for _, found in targets.get(q, ()) for t in found]
+        return seen
+
+    group = set()
+    for p in own:
+        if names[p] & rewrite._SCOPES_SET:
+            closure = reach(p)
+            if len(closure) > 1 and closure <= own \
+                    and all(importers[q] <= own for q in closure):
+                group |= closure
+    return group
+
+
+def _mode_free_imports(items) -> dict[str, frozenset[str]]:
+    """For each scanned file, the modules it imports (as it spells them) that are files of
+    the scan holding no layer that acts differently in training (:data:`_MODE_TEXT`) and
+    importing, in turn, only such files or modules that hold no MXNet model."""
+    sources, imports, targets = _import_targets(items)
 
     safe: set[str] = set()
     changed = True
@@ -694,6 +745,13 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
         except (RecursionError, MemoryError, ValueError) as err:
             reports.append(FileReport(shown, skipped=f"cannot be analysed: "
                                                      f"{type(err).__name__}"))
+    if direction == "torch" and len(items) > 1:
+        group = _scope_group(items, reports)
+        for i, (shown, source, _) in enumerate(items):   # drafted again, in the group
+            if shown.replace(os.sep, "/") in group:
+                reports[i] = scan_source(source, shown, direction, local,
+                                         quiet.get(shown.replace(os.sep, "/"), frozenset()),
+                                         scope_group=True)
     return reports
 
 

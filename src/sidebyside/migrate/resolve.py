@@ -71,6 +71,9 @@ class Analysis:
     _calls: list | None = field(default=None, repr=False)
     #: the modules it imports (as spelled) that the scan found free of mode-dependent layers
     mode_free_modules: frozenset = field(default=frozenset(), repr=False)
+    #: whether the scan put the file in a group of files that follow Gluon's training scope
+    #: together (a training script and the model files it imports)
+    scope_group: bool = field(default=False, repr=False)
     _by_node: tuple | None = field(default=None, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:

@@ -910,6 +910,23 @@ _method("ndim", "ndim", "x.ndim", "x.ndim", "read, not assigned: the number of a
         _same_attribute)
 
 
+def _read_attribute(fn):
+    def build(recv, node, text_of):
+        if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+            return None
+        return fn(recv)
+    return build
+
+
+_method("ndarray-size", "size", "x.size", "x.numel()",
+        "read, not assigned: the number of elements, an int in both (torch's x.size is a "
+        "method: the shape)", _read_attribute(lambda r: f"{r}.numel()"))
+_method("ndarray-t", "T", "x.T", "x.permute(*range(x.ndim - 1, -1, -1))",
+        "read, not assigned: every axis reversed, any rank (torch's .T is for 2-D tensors "
+        "and deprecated on others); a 0-D or 1-D array is itself in both",
+        _read_attribute(lambda r: f"{r}.permute(*range({r}.ndim - 1, -1, -1))"))
+
+
 @_rule("mx-cpu", ["mx.cpu"], "mx.cpu()", "torch.device('cpu')",
        "at most a device id (torch has one CPU device)")
 def _cpu(site, analysis, text_of):
@@ -2978,12 +2995,22 @@ _CONTAINED: dict[int, tuple] = {}
 _SCOPES_SET = {"mx.autograd.record", "mx.autograd.train_mode", "mx.autograd.predict_mode"}
 
 
+def _scope_ready(analysis: Analysis) -> bool:
+    """Whether the draft can follow Gluon's scope here: the file is self-contained, or one of
+    a group of the scan's files that follow it together (``Analysis.scope_group``: the
+    scan found every layer the group's scopes reach in the group's own files)."""
+    return analysis.scope_group or _self_contained(analysis)
+
+
 def _scoped_file(analysis: Analysis) -> bool:
     """Whether the draft's Dropout and BatchNorm can follow Gluon's scope here: the file is
     self-contained and sets the scope itself (``record()``, ``train_mode()``,
-    ``predict_mode()``). A file that only defines layers for another file to train would get
-    layers no ``.train()`` can switch, driven by a flag nothing sets: it keeps torch's."""
-    return _self_contained(analysis) and any(s.name in _SCOPES_SET for s in analysis.sites)
+    ``predict_mode()``), or belongs to a scope group (a model file that the group's training
+    file drives). A file that only defines layers for another file to train, outside such a
+    group, would get layers no ``.train()`` can switch, driven by a flag nothing sets: it
+    keeps torch's."""
+    return analysis.scope_group or (
+        _self_contained(analysis) and any(s.name in _SCOPES_SET for s in analysis.sites))
 
 
 def _imports_and_apis_own(analysis: Analysis) -> bool:
@@ -3038,7 +3065,7 @@ def _scope_rule(name, mxnet, before, after, note, training):
 
         call = _call(site)
         args = _bind(call, ("train_mode",)) if training == "record" else _bind(call, ())
-        if args is None or not _self_contained(analysis) \
+        if args is None or not _scope_ready(analysis) \
                 or (training == "record" and structure.available() and _record(site, analysis)):
             return None    # a file that needs no scope: record-unwrap drops the with
         if training == "record":
@@ -3062,13 +3089,13 @@ _scope_rule("predict-mode-scope", ["mx.autograd.predict_mode"], "mx.autograd.pre
 
 
 @_rule("is-training", ["mx.autograd.is_training"], "mx.autograd.is_training()",
-       "GluonMode.training", "no arguments, in a file whose layers are all its own: the flag "
+       "GluonMode.is_training()", "no arguments, in a file whose layers are all its own: the flag "
        "gluon_scope sets")
 def _is_training(site, analysis, text_of):
     call = _call(site)
-    if call is None or call.args or call.keywords or not _self_contained(analysis):
+    if call is None or call.args or call.keywords or not _scope_ready(analysis):
         return None
-    return "GluonMode.training"
+    return "GluonMode.is_training()"
 
 
 RULE_HELPERS["is-training"] = ("GluonMode",)
