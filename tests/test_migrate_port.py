@@ -47,7 +47,9 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "sigmoid-bce-loss", "params-get", "init-zero", "init-one", "init-constant",
            "trainer-save-states", "trainer-load-states", "rnn-lstm", "rnn-gru", "rnn-rnn",
            "io-ndarray-iter", "io-data-batch", "io-data-desc", "io-data-iter-base",
-           "io-iterator-method", "io-batch-attribute", "trainer-optimizer"}
+           "io-iterator-method", "io-batch-attribute", "trainer-optimizer", "vision-resize",
+           "vision-center-crop", "vision-flip-left-right", "vision-flip-top-bottom",
+           "vision-cast", "image-imresize", "image-center-crop", "image-resize-short"}
 
 
 def drafted(code: str):
@@ -1122,6 +1124,81 @@ def test_vision_transforms_give_gluons_arrays():
         np.testing.assert_allclose(pt_out, mx_out, rtol=1e-6, atol=1e-6)
     assert abs(pt_env["out"]).max() > 1      # normalised, not just scaled
 
+
+
+IMAGE_OPS = textwrap.dedent("""\
+    from mxnet.gluon.data.vision import transforms
+    outs = [transforms.Resize(24)(img), transforms.Resize((30, 17))(img),
+            transforms.Resize(20, keep_ratio=True)(img), transforms.Resize(20, True)(tall),
+            transforms.Resize(16, interpolation=0)(img), transforms.Resize(12)(batch),
+            transforms.CenterCrop(16)(img), transforms.CenterCrop((13, 10))(img),
+            transforms.CenterCrop((40, 30))(img), transforms.CenterCrop(20, 0)(tall),
+            mx.image.imresize(img, 50, 44), mx.image.imresize(img, 9, 7, interp=0),
+            mx.image.center_crop(img, (12, 9))[0], mx.image.resize_short(img, 30, interp=1),
+            mx.image.resize_short(tall, 10, 0), transforms.Resize(11)(smooth),
+            transforms.Cast('float64')(img), transforms.Cast()(img)]
+    rect = mx.image.center_crop(img, (12, 9))[1]
+    """)
+
+
+def test_resizes_and_crops_give_gluons_pixels():
+    """Gluon's image transforms on (H, W, C) uint8 images, an (N, H, W, C) batch and a float
+    image: the same shapes, dtypes and crop corners; nearest and every crop the same
+    pixels; bilinear within 1 of 255 (OpenCV's fixed-point weights against torchvision's
+    float ones), most pixels equal; on floats to float32's rounding."""
+    rng = np.random.default_rng(8)
+    img = rng.integers(0, 256, (23, 37, 3)).astype(np.uint8)
+    tall = rng.integers(0, 256, (41, 19, 3)).astype(np.uint8)
+    batch = rng.integers(0, 256, (2, 15, 21, 3)).astype(np.uint8)
+    smooth = rng.uniform(0, 1, (17, 26, 3)).astype(np.float32)
+    arrays = {"img": img, "tall": tall, "batch": batch, "smooth": smooth}
+    mx_env = run_mxnet(IMAGE_OPS, **{k: nd.array(v, dtype=v.dtype) for k, v in arrays.items()})
+    pt_env = run_draft(IMAGE_OPS, {"vision-resize", "vision-center-crop", "image-imresize",
+                                   "image-center-crop", "image-resize-short", "vision-cast"},
+                       **{k: torch.from_numpy(v) for k, v in arrays.items()})
+    assert mx_env["rect"] == pt_env["rect"]
+    nearest = {4, 9, 11, 14}
+    crops = {6, 7, 12}
+    for i, (m, t) in enumerate(zip(mx_env["outs"], pt_env["outs"], strict=True)):
+        m, t = m.asnumpy(), t.numpy()
+        assert m.shape == t.shape and m.dtype == t.dtype, (i, m.shape, t.shape, m.dtype)
+        if m.dtype == np.float32 and i == 15:
+            np.testing.assert_allclose(t, m, rtol=1e-5, atol=1e-6)
+        elif i in nearest or i in crops or i >= 16:
+            np.testing.assert_array_equal(t, m, err_msg=str(i))
+        else:
+            diff = np.abs(t.astype(int) - m.astype(int))
+            assert diff.max() <= 1 and (diff == 0).mean() > 0.6, (i, diff.max(),
+                                                                 (diff == 0).mean())
+
+
+def test_random_flips_flip_gluons_axis_half_the_time():
+    """Even sizes: each call gives the image or its flip along Gluon's axis, half the time
+    each, in both. Odd sizes: MXNet 1.9.1's flip leaves the middle column (row) unwritten,
+    zeros here; the draft flips it as torch.flip does, the column kept."""
+    even = np.arange(1, 2 * 4 * 3 + 1, dtype=np.uint8).reshape(2, 4, 3)
+    odd = np.arange(1, 3 * 5 * 3 + 1, dtype=np.uint8).reshape(3, 5, 3)
+    code = textwrap.dedent("""\
+        from mxnet.gluon.data.vision import transforms
+        lr, tb = transforms.RandomFlipLeftRight(), transforms.RandomFlipTopBottom()
+        seen = [(lr(img), tb(img)) for _ in range(400)]
+        odd_seen = [(lr(odd), tb(odd)) for _ in range(40)]
+        """)
+    mx_env = run_mxnet(code, img=nd.array(even, dtype="uint8"), odd=nd.array(odd, dtype="uint8"))
+    pt_env = run_draft(code, {"vision-flip-left-right", "vision-flip-top-bottom"},
+                       img=torch.from_numpy(even), odd=torch.from_numpy(odd))
+    for env, arr in ((mx_env, lambda a: a.asnumpy()), (pt_env, lambda a: a.numpy())):
+        for k, flipped in ((0, even[:, ::-1]), (1, even[::-1])):
+            outs = [arr(pair[k]) for pair in env["seen"]]
+            assert all(np.array_equal(o, even) or np.array_equal(o, flipped) for o in outs)
+            rate = np.mean([np.array_equal(o, flipped) for o in outs])
+            assert abs(rate - 0.5) < 0.1, rate
+    mx_lr = [p[0].asnumpy() for p in mx_env["odd_seen"]]
+    mx_tb = [p[1].asnumpy() for p in mx_env["odd_seen"]]
+    assert any(not o[:, 2].any() for o in mx_lr) and any(not o[1].any() for o in mx_tb)
+    for lr, tb in pt_env["odd_seen"]:
+        assert any(np.array_equal(lr.numpy(), c) for c in (odd, odd[:, ::-1]))
+        assert any(np.array_equal(tb.numpy(), c) for c in (odd, odd[::-1]))
 
 
 @pytest.fixture(scope="module")

@@ -989,6 +989,21 @@ src("src/sidebyside/migrate/report.py", "draft-scope-group-ignores-importers",
     "a model file drafted to follow Gluon's flag although a file of another API also "
     "imports it (a .train() written there would not reach its layers)",
     targets=(f"{PORT}::test_a_model_file_another_api_also_imports_keeps_torchs_layers",))
+src(HELPERS, "draft-center-crop-rounded",
+    "    x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)\n",
+    "    x0, y0 = round((w - new_w) / 2), round((h - new_h) / 2)\n", "off-by-one",
+    "CenterCrop drafted with torchvision's corner (rounded half to even; MXNet rounds down)",
+    targets=(f"{PORT}::test_resizes_and_crops_give_gluons_pixels",))
+src(HELPERS, "draft-flip-channels-last",
+    "        return x.flip(self.axis) if torch.rand(()) < 0.5 else x\n",
+    "        return x.flip(-1) if torch.rand(()) < 0.5 else x\n", "axis",
+    "RandomFlipLeftRight drafted as torchvision's flip of the last axis: on Gluon's (H, W, C) "
+    "images, the channels", targets=(f"{PORT}::test_random_flips_flip_gluons_axis_half_the_time",))
+src(HELPERS, "draft-resize-keep-ratio-longer-side",
+    "            elif h > w:\n                new_w, new_h = size, h * size // w\n",
+    "            elif h < w:\n                new_w, new_h = size, h * size // w\n", "default-changed",
+    "Resize(keep_ratio=True) drafted setting the longer side (Gluon sets the shorter)",
+    targets=(f"{PORT}::test_resizes_and_crops_give_gluons_pixels",))
 
 MUTANTS.extend(catalogue_swaps())
 

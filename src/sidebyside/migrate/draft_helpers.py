@@ -961,6 +961,112 @@ class GluonToTensor:
         return image.movedim(-1, -3).to(torch.float32) / 255
 
 
+def gluon_imresize(src, w, h, interp=1):
+    """mx.image.imresize(src, w, h, interp) of an (H, W, C) image, or an (N, H, W, C) batch:
+    OpenCV's nearest (0) or bilinear (1, the default), as torchvision computes them (nearest:
+    the same pixels; bilinear on uint8: within 1 of 255, where OpenCV rounds its fixed-point
+    weights). Another method raises: port that resize with OpenCV's cv2.resize."""
+    import torchvision.transforms.v2.functional as F
+
+    if interp not in (0, 1):
+        raise ValueError(f"imresize interp={interp}: the draft carries 0 (nearest) and 1 "
+                         "(bilinear); port this one with cv2.resize")
+    mode = F.InterpolationMode.NEAREST if interp == 0 else F.InterpolationMode.BILINEAR
+    out = F.resize(src.movedim(-1, -3), [int(h), int(w)], interpolation=mode, antialias=False)
+    return out.movedim(-3, -1)
+
+
+def gluon_center_crop(src, size, interp=2):
+    """mx.image.center_crop(src, size, interp): the centre (W, H) = ``size`` of an (H, W, C)
+    image, its corner rounded down as MXNet's; an image smaller than ``size`` gives the
+    largest centred crop of that aspect, resized to ``size`` (:func:`gluon_imresize`).
+    Returns (image, (x0, y0, w, h))."""
+    h, w, _ = src.shape
+    new_w, new_h = size
+    if h < new_h:
+        new_w, new_h = float(new_w * h) / new_h, h
+    if w < new_w:
+        new_w, new_h = w, float(new_h * w) / new_w
+    new_w, new_h = int(new_w), int(new_h)
+    x0, y0 = int((w - new_w) / 2), int((h - new_h) / 2)
+    out = src[y0:y0 + new_h, x0:x0 + new_w]
+    if (new_w, new_h) != tuple(size):
+        out = gluon_imresize(out, size[0], size[1], interp)
+    return out, (x0, y0, new_w, new_h)
+
+
+def gluon_resize_short(src, size, interp=2):
+    """mx.image.resize_short(src, size, interp): the shorter side of an (H, W, C) image to
+    ``size``, the other by MXNet's integer arithmetic (:func:`gluon_imresize`)."""
+    h, w, _ = src.shape
+    new_h, new_w = (size * h // w, size) if h > w else (size, size * w // h)
+    return gluon_imresize(src, new_w, new_h, interp)
+
+
+class GluonResize:
+    """gluon.data.vision.transforms.Resize(size, keep_ratio=False, interpolation=1) of (H, W, C)
+    images or (N, H, W, C) batches: ``size`` (W, H), or an int: a square, or with
+    ``keep_ratio`` the shorter side, the other by MXNet's integer arithmetic."""
+
+    def __init__(self, size, keep_ratio=False, interpolation=1):
+        self.size, self.keep_ratio, self.interpolation = size, keep_ratio, interpolation
+
+    def __call__(self, x):
+        h, w = x.shape[-3], x.shape[-2]
+        size = self.size
+        if isinstance(size, (tuple, list)) and len(size) == 2:
+            new_w, new_h = size
+        else:
+            size = size[0] if isinstance(size, (tuple, list)) else size
+            if not self.keep_ratio:
+                new_w = new_h = size
+            elif h > w:
+                new_w, new_h = size, h * size // w
+            else:
+                new_w, new_h = w * size // h, size
+        return gluon_imresize(x, new_w, new_h, self.interpolation)
+
+
+class GluonCenterCrop:
+    """gluon.data.vision.transforms.CenterCrop(size, interpolation=1): ``size`` an int (a
+    square) or (W, H), of (H, W, C) images (:func:`gluon_center_crop`)."""
+
+    def __init__(self, size, interpolation=1):
+        self.size = (size, size) if isinstance(size, int) else tuple(size)
+        self.interpolation = interpolation
+
+    def __call__(self, x):
+        return gluon_center_crop(x, self.size, self.interpolation)[0]
+
+
+class GluonRandomFlip:
+    """gluon.data.vision.transforms.RandomFlipLeftRight (``axis=1``, the width of an (H, W, C)
+    image) and RandomFlipTopBottom (``axis=0``): flipped at each call with probability 1/2,
+    drawn from torch's generator (MXNet's own cannot be replayed). torchvision's flips
+    take (C, H, W): on Gluon's layout they would flip the wrong axis."""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def __call__(self, x):
+        import torch
+
+        if x.dim() != 3:
+            raise ValueError(f"the image must be (height, width, channels), not "
+                             f"{tuple(x.shape)}")
+        return x.flip(self.axis) if torch.rand(()) < 0.5 else x
+
+
+class GluonCast:
+    """gluon.data.vision.transforms.Cast(dtype): the tensor as ``dtype`` (a torch dtype)."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+
+    def __call__(self, x):
+        return x.to(self.dtype)
+
+
 class GluonDataset:
     """A dataset of (data, label) items with Gluon's ``transform(fn)`` (``fn(data, label)``)
     and ``transform_first(fn)`` (``fn(data)``)."""
@@ -1253,7 +1359,10 @@ HELPERS = {
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
-    "GluonToTensor": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+    "GluonToTensor": (), "gluon_imresize": (), "gluon_center_crop": ("gluon_imresize",),
+    "gluon_resize_short": ("gluon_imresize",), "GluonResize": ("gluon_imresize",),
+    "GluonCenterCrop": ("gluon_imresize", "gluon_center_crop"), "GluonRandomFlip": (),
+    "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),

@@ -2519,6 +2519,106 @@ def _compose(site, analysis, text_of):
     return f"torchvision.transforms.Compose({text_of(args['transforms'])})"
 
 
+def _interp_ok(args: dict, name: str, default: int) -> bool:
+    """The interpolation a resize uses: absent with a carried default, or a literal 0
+    (nearest) or 1 (bilinear); gluon_imresize carries only those."""
+    return _literal(args.get(name), default) in (0, 1) and not isinstance(
+        _literal(args.get(name), default), bool)
+
+
+@_helper_rule("vision-resize", [f"{_TRANSFORMS}.Resize"],
+              "gluon.data.vision.transforms.Resize(224)", "GluonResize(224)",
+              "size (an int or (W, H)), keep_ratio, interpolation 0 or 1 (the default): "
+              "(H, W, C) images or (N, H, W, C) batches as Gluon resizes them; bilinear "
+              "within 1 of 255 on uint8 (OpenCV's fixed-point weights), nearest the same "
+              "pixels; torchvision's Resize takes (C, H, W)", ["GluonResize"])
+def _vision_resize(site, analysis, text_of):
+    args = _bind(_call(site), ("size", "keep_ratio", "interpolation"), 1)
+    if args is None or not _interp_ok(args, "interpolation", 1):
+        return None
+    return "GluonResize(" + ", ".join(
+        [text_of(args["size"])] + [f"{k}={text_of(args[k])}" for k in
+                                   ("keep_ratio", "interpolation") if k in args]) + ")"
+
+
+@_helper_rule("vision-center-crop", [f"{_TRANSFORMS}.CenterCrop"],
+              "gluon.data.vision.transforms.CenterCrop(224)", "GluonCenterCrop(224)",
+              "size (an int or (W, H)), interpolation 0 or 1 (the default): the centre of "
+              "an (H, W, C) image, its corner rounded down (torchvision's CenterCrop rounds "
+              "half to even, and takes (C, H, W)); a smaller image's largest centred crop "
+              "of that aspect, resized", ["GluonCenterCrop"])
+def _vision_center_crop(site, analysis, text_of):
+    args = _bind(_call(site), ("size", "interpolation"), 1)
+    if args is None or not _interp_ok(args, "interpolation", 1):
+        return None
+    return "GluonCenterCrop(" + ", ".join(
+        [text_of(args["size"])] + ([f"interpolation={text_of(args['interpolation'])}"]
+                                   if "interpolation" in args else [])) + ")"
+
+
+for _name, _axis in (("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)):
+    _RULES.append(Rule(
+        f"vision-{'flip-left-right' if _axis else 'flip-top-bottom'}",
+        (f"{_TRANSFORMS}.{_name}",), f"gluon.data.vision.transforms.{_name}()",
+        f"GluonRandomFlip({_axis})",
+        "no arguments: an (H, W, C) image flipped along its "
+        f"{'width' if _axis else 'height'} with probability 1/2 (torchvision's flips take "
+        "(C, H, W) and would flip another axis); MXNet 1.9.1's flip of an odd "
+        f"{'width' if _axis else 'height'} leaves the middle {'column' if _axis else 'row'} "
+        "unwritten (zeros), the draft keeps it",
+        lambda site, analysis, text_of, _axis=_axis: None if _call(site) is None
+        or _call(site).args or _call(site).keywords else f"GluonRandomFlip({_axis})"))
+    RULE_HELPERS[_RULES[-1].name] = ("GluonRandomFlip",)
+
+
+@_helper_rule("vision-cast", [f"{_TRANSFORMS}.Cast"],
+              "gluon.data.vision.transforms.Cast('float16')", "GluonCast(torch.float16)",
+              "dtype a literal (default 'float32')", ["GluonCast"])
+def _vision_cast(site, analysis, text_of):
+    args = _bind(_call(site), ("dtype",))
+    dt = None if args is None else _dtype(args.get("dtype"), default="float32",
+                                          numpy_names=_numpy_names(analysis))
+    return None if dt is None else f"GluonCast({dt})"
+
+
+@_helper_rule("image-imresize", ["mx.image.imresize"], "mx.image.imresize(img, 32, 24)",
+              "gluon_imresize(img, 32, 24)",
+              "src, w, h, interp 0 or 1 (the default) as literals or absent: an (H, W, C) "
+              "image to (h, w, C), bilinear within 1 of 255 on uint8, nearest the same pixels",
+              ["gluon_imresize"])
+def _imresize(site, analysis, text_of):
+    args = _bind(_call(site), ("src", "w", "h", "interp"), 3)
+    if args is None or not _interp_ok(args, "interp", 1):
+        return None
+    return "gluon_imresize(" + ", ".join(text_of(args[k]) for k in ("src", "w", "h")) + (
+        f", {text_of(args['interp'])})" if "interp" in args else ")")
+
+
+@_helper_rule("image-center-crop", ["mx.image.center_crop"],
+              "mx.image.center_crop(img, (32, 32))", "gluon_center_crop(img, (32, 32))",
+              "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them; the "
+              "resize only happens to an image smaller than size, and the helper raises there "
+              "unless interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
+              ["gluon_center_crop"])
+def _image_center_crop(site, analysis, text_of):
+    args = _bind(_call(site), ("src", "size", "interp"), 2)
+    if args is None:
+        return None
+    return "gluon_center_crop(" + ", ".join(text_of(args[k]) for k in ("src", "size", "interp")
+                                            if k in args) + ")"
+
+
+@_helper_rule("image-resize-short", ["mx.image.resize_short"],
+              "mx.image.resize_short(img, 256, interp=1)", "gluon_resize_short(img, 256, 1)",
+              "src, size, interp a literal 0 or 1 (the default, 2, is OpenCV's bicubic, which "
+              "the draft does not carry)", ["gluon_resize_short"])
+def _resize_short(site, analysis, text_of):
+    args = _bind(_call(site), ("src", "size", "interp"), 2)
+    if args is None or "interp" not in args or not _interp_ok(args, "interp", 2):
+        return None
+    return "gluon_resize_short(" + ", ".join(text_of(args[k]) for k in ("src", "size", "interp")) + ")"
+
+
 #: rules whose text names a module beside torch: the draft imports it
 RULE_IMPORTS = {"vision-normalize": "torchvision", "vision-compose": "torchvision"}
 
