@@ -565,8 +565,8 @@ def test_loss_and_topk_metrics_count_as_mxnet():
         results = []
         for label, pred, loss_a, loss_b in updates:
             losses.update(None, [loss_a, loss_b])
-            named.update(0, loss_a)
-            top3.update([label], [pred])
+            named.update(0, preds=loss_a)
+            top3.update(preds=[pred], labels=[label])
             results.append((losses.get(), named.get(), top3.get()))
         top3.reset()
         after = top3.get()
@@ -1284,6 +1284,52 @@ def test_cifar_datasets_give_gluons_items(kind, fine, tmp_path, monkeypatch):
     assert [b[0].shape for b in mx_batches] == [b[0].shape for b in pt_batches]
     assert all(np.array_equal(m[0], p[0]) and np.array_equal(m[1], p[1])
                for m, p in zip(mx_batches, pt_batches))
+
+
+def test_a_dataset_class_of_another_file_keeps_gluons_transforms(tmp_path):
+    """A Dataset class in one file, transformed in another (``transform_first`` then
+    ``DataLoader``): both drafted, the batches MXNet's."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "squares44.py").write_text(textwrap.dedent("""\
+        from mxnet import gluon, nd
+
+
+        class Squares(gluon.data.Dataset):
+            def __len__(self):
+                return 6
+
+            def __getitem__(self, i):
+                return nd.array([i, i * i]), i
+        """))
+    (src / "feed44.py").write_text(textwrap.dedent("""\
+        from mxnet import gluon
+        from squares44 import Squares
+
+
+        def batches():
+            data = Squares().transform_first(lambda x: x * 2)
+            return [(x, y) for x, y in gluon.data.DataLoader(data, batch_size=4)]
+        """))
+    rep = report.scan(src)
+    out = tmp_path / "out"
+    out.mkdir()
+    fired = set()
+    for f in rep.analysed:
+        (out / f.path).write_text(f.draft.source)
+        fired |= {rule for _, rule in f.draft.rewritten}
+    assert {"dataset-base", "dataset-transform-first", "dataloader"} <= fired
+    try:
+        _import_from(src, "squares44")
+        mx_batches = _import_from(src, "feed44").batches()
+        _import_from(out, "squares44")
+        pt_batches = _import_from(out, "feed44").batches()
+    finally:
+        for name in ("squares44", "feed44"):
+            sys.modules.pop(name, None)
+    for (gx, gy), (tx, ty) in zip(mx_batches, pt_batches, strict=True):
+        np.testing.assert_array_equal(tx.numpy(), gx.asnumpy())
+        np.testing.assert_array_equal(ty.numpy(), gy.asnumpy())
 
 
 def test_vision_dataset_reads_gzipped_files_only(tmp_path, idx_folder):

@@ -436,7 +436,7 @@ class GluonLoss:
     def reset(self):
         self.sum_metric, self.num_inst = 0.0, 0
 
-    def update(self, _, preds):
+    def update(self, labels, preds):      # the labels are not read
         import torch
 
         if isinstance(preds, torch.Tensor):

@@ -2411,12 +2411,12 @@ _METRIC_RULES = ("metric-accuracy", "metric-loss", "metric-topk", "metric-mse", 
 def _metric_method(method: str, params: tuple[str, ...]):
     def rewrite(site, analysis, text_of):
         call, recv = _call(site), _receiver(site)
-        if call is None or call.keywords or len(call.args) != len(params) \
-                or any(isinstance(a, ast.Starred) for a in call.args) \
-                or not _built_by(analysis, recv, _METRIC_RULES):
+        args = _bind(call, params, len(params))
+        if args is None or not _built_by(analysis, recv, _METRIC_RULES):
             return None
         return f"{_atom(recv, text_of(recv))}.{method}(" + ", ".join(
-            text_of(a) for a in call.args) + ")"
+            [text_of(a) for a in call.args]
+            + [f"{k.arg}={text_of(k.value)}" for k in call.keywords]) + ")"
     return rewrite
 
 
@@ -2644,9 +2644,12 @@ def _array_dataset(site, analysis, text_of):
 
 
 def _own_datasets(analysis: Analysis) -> set[str]:
-    """The classes this file defines on gluon.data.Dataset (dataset-base rewrites their base)."""
+    """The classes on gluon.data.Dataset that this file defines, or imports from another
+    file of the scan (dataset-base rewrites their base, there or here)."""
     return {s.node.name for s in analysis.sites if s.kind == "class"
-            and s.name == "mx.gluon.data.Dataset" and isinstance(s.node, ast.ClassDef)}
+            and s.name == "mx.gluon.data.Dataset" and isinstance(s.node, ast.ClassDef)} | {
+        name for name, base in analysis.block_classes.items()
+        if base == "mx.gluon.data.Dataset"}
 
 
 def _a_helper_dataset(analysis: Analysis, recv: ast.AST | None) -> bool:
