@@ -1004,6 +1004,15 @@ src(HELPERS, "draft-resize-keep-ratio-longer-side",
     "            elif h < w:\n                new_w, new_h = size, h * size // w\n", "default-changed",
     "Resize(keep_ratio=True) drafted setting the longer side (Gluon sets the shorter)",
     targets=(f"{PORT}::test_resizes_and_crops_give_gluons_pixels",))
+src(HELPERS, "draft-imread-bgr-ignored",
+    "    return image.flip(-1) if flag and not to_rgb else image\n",
+    "    return image\n", "default-dropped",
+    "mx.image.imread(path, to_rgb=False) drafted as RGB (MXNet gives OpenCV's BGR)",
+    targets=(f"{PORT}::test_an_image_folder_reads_as_gluons",))
+src(RULES_PY, "draft-norm-full-0d", 'return f"{head}, keepdim=True)" if keep else f"{head}).reshape(1)"',
+    'return f"{head}, keepdim=True)" if keep else f"{head})"', "axis",
+    "nd.norm(x) drafted as torch's 0-d norm (MXNet's has shape (1,))",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -830,6 +830,18 @@ def gluon_backward(heads, head_grads=None):
     torch.autograd.backward(heads, list(head_grads))
 
 
+def gluon_copyto(x, other):
+    """NDArray.copyto(other): into the array ``other`` (cast to its dtype; ``other``
+    returned), or to the device ``other`` (a new copy)."""
+    import torch
+
+    if isinstance(other, torch.Tensor):
+        if other.shape != x.shape:
+            raise ValueError(f"copyto: shape {tuple(x.shape)} into {tuple(other.shape)}")
+        return other.copy_(x.detach())
+    return x.detach().to(other, copy=True)
+
+
 def gluon_waitall():
     """mx.nd.waitall(): wait for every queued operation. PyTorch's CPU operations are done when
     they return; a CUDA device's queue is waited for."""
@@ -1128,6 +1140,58 @@ class GluonArrayDataset(GluonDatasetBase):
         return tuple(data[idx] for data in self._data)
 
 
+def gluon_imread(filename, flag=1, to_rgb=True):
+    """mx.image.imread(filename, flag, to_rgb): flag 1, an (H, W, 3) uint8 tensor, RGB (BGR
+    with ``to_rgb=False``), alpha dropped: the same pixels as MXNet's OpenCV, PNG and JPEG;
+    flag 0, (H, W, 1) grayscale, within 1 of 255 for a colour file (another RGB-to-gray
+    rounding)."""
+    import os
+
+    from torchvision.io import ImageReadMode, decode_image, read_file
+
+    if not os.path.isfile(filename):
+        raise FileNotFoundError(f"imread: {filename} is not a file")
+    image = decode_image(read_file(filename),
+                         mode=ImageReadMode.RGB if flag else ImageReadMode.GRAY)
+    image = image.permute(1, 2, 0).contiguous()
+    return image.flip(-1) if flag and not to_rgb else image
+
+
+class GluonImageFolderDataset(GluonDatasetBase):
+    """gluon.data.vision.ImageFolderDataset(root, flag=1, transform=None): one class per
+    folder of ``root`` in sorted order (``synsets``), its .jpg, .jpeg and .png files (any
+    case) in sorted order (``items``: (path, label)); an item is (imread(path, flag), label),
+    or ``transform(image, label)``; other files and loose files skipped with a warning."""
+
+    def __init__(self, root, flag=1, transform=None):
+        import os
+        import warnings
+
+        self._root, self._flag, self._transform = os.path.expanduser(root), flag, transform
+        self.synsets, self.items = [], []
+        for folder in sorted(os.listdir(self._root)):
+            path = os.path.join(self._root, folder)
+            if not os.path.isdir(path):
+                warnings.warn(f"Ignoring {path}, which is not a directory.", stacklevel=2)
+                continue
+            label = len(self.synsets)
+            self.synsets.append(folder)
+            for name in sorted(os.listdir(path)):
+                name = os.path.join(path, name)
+                if os.path.splitext(name)[1].lower() not in (".jpg", ".jpeg", ".png"):
+                    warnings.warn(f"Ignoring {name}: only .jpg, .jpeg and .png", stacklevel=2)
+                    continue
+                self.items.append((name, label))
+
+    def __len__(self):
+        return len(self.items)
+
+    def __getitem__(self, idx):
+        path, label = self.items[idx]
+        image = gluon_imread(path, self._flag)
+        return self._transform(image, label) if self._transform is not None else (image, label)
+
+
 def gluon_vision_dataset(kind, root=None, train=True, transform=None, fine_label=False):
     """gluon.data.vision.MNIST / FashionMNIST / CIFAR10 / CIFAR100(root, train, transform): the
     files in ``root`` itself, as Gluon keeps them (by default Gluon's own folder,
@@ -1355,7 +1419,7 @@ HELPERS = {
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_split_and_load": (), "gluon_backward": (),
-    "gluon_waitall": (),
+    "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
@@ -1364,7 +1428,8 @@ HELPERS = {
     "GluonCenterCrop": ("gluon_imresize", "gluon_center_crop"), "GluonRandomFlip": (),
     "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
     "GluonDatasetBase": ("GluonDataset",),
-    "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"),
+    "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"), "gluon_imread": (),
+    "GluonImageFolderDataset": ("GluonDatasetBase", "GluonDataset", "gluon_imread"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
     "gluon_rnn": (),

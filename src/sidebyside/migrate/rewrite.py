@@ -269,6 +269,7 @@ def _creation(op: str) -> None:
 
 _creation("zeros")
 _creation("ones")
+_creation("empty")
 
 
 @_rule("nd-full", ["mx.nd.full"], "nd.full((2, 3), 7)",
@@ -817,6 +818,69 @@ def _method_reshape_codes(site, analysis, text_of):
         shape = "(" + ", ".join(text_of(a) for a in call.args) + ")"
     return f"gluon_reshape({_atom(recv, text_of(recv))}, {shape}" + (
         f", reverse={text_of(given['reverse'])})" if "reverse" in given else ")")
+
+
+def _normed(data: str, args: dict | None) -> str | None:
+    """``torch.linalg.vector_norm`` of the text ``data`` for nd.norm's ord (1 or 2), axis and
+    keepdims (no out_dtype): MXNet's full reduction has shape (1,), and it has no 0-d."""
+    if args is None or "out_dtype" in args or not _absent_or(args, "keepdims", False, True):
+        return None
+    order = _literal(args.get("ord"), 2)
+    axis = _literal(args.get("axis"), None)
+    if order not in (1, 2) or isinstance(order, bool) or not (axis is None or _int_axes(axis)):
+        return None
+    keep = _literal(args.get("keepdims"), False)
+    head = f"torch.linalg.vector_norm({data}, {order}"
+    if axis is None:
+        return f"{head}, keepdim=True)" if keep else f"{head}).reshape(1)"
+    dim = _tuple_text(tuple(axis) if isinstance(axis, list) else axis)
+    return f"{head}, dim={dim}, keepdim=True)" if keep else \
+        f"torch.atleast_1d({head}, dim={dim}))"
+
+
+@_rule("nd-norm", ["mx.nd.norm"], "nd.norm(x, axis=1)",
+       "torch.atleast_1d(torch.linalg.vector_norm(x, 2, dim=1))",
+       "ord a literal 1 or 2 (default 2), axis absent or literal ints, keepdims a literal "
+       "bool, no out_dtype: the vector norm over those axes (all of them: shape (1,), as "
+       "MXNet's)")
+def _nd_norm(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "ord", "axis", "out_dtype", "keepdims"), 1)
+    return None if args is None else _normed(text_of(args["data"]), args)
+
+
+@_rule("ndarray-norm", ["mx.nd.NDArray.norm"], "x.norm(axis=1)",
+       "torch.atleast_1d(torch.linalg.vector_norm(x, 2, dim=1))",
+       "the method form of nd.norm on an NDArray (inferred), same arguments but data")
+def _ndarray_norm(site, analysis, text_of):
+    recv = _receiver(site)
+    if recv is None or _call(site) is None or site.how == "guessed":
+        return None
+    return _normed(_atom(recv, text_of(recv)),
+                   _bind(_call(site), ("ord", "axis", "out_dtype", "keepdims")))
+
+
+@_helper_rule("ndarray-copyto", ["mx.nd.NDArray.copyto"], "x.copyto(y)", "gluon_copyto(x, y)",
+              "a single positional argument: an array (x copied into it, cast to its dtype, and "
+              "it returned) or a device (a new copy there), as MXNet's copyto decides when "
+              "it runs", ["gluon_copyto"])
+def _copyto(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or recv is None or call.keywords or len(call.args) != 1 \
+            or isinstance(call.args[0], ast.Starred) or site.how == "guessed":
+        return None
+    return f"gluon_copyto({text_of(recv)}, {text_of(call.args[0])})"
+
+
+@_helper_rule("ndarray-wait-to-read", ["mx.nd.NDArray.wait_to_read"], "x.wait_to_read()",
+              "gluon_waitall()",
+              "no arguments: MXNet waits for the array's pending writes (and returns None); "
+              "PyTorch's CPU operations are done when they return, and the helper waits for a "
+              "CUDA device's queue", ["gluon_waitall"])
+def _wait_to_read(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.args or call.keywords:
+        return None
+    return "gluon_waitall()"
 
 
 #: NDArray methods whose mx.np.ndarray namesake means the same (the rule takes both)
@@ -2403,8 +2467,51 @@ for _kind in ("MSE", "MAE", "RMSE"):
     RULE_HELPERS[f"metric-{_kind.lower()}"] = ("GluonRegressionMetric",)
 
 
+#: mx.metric.create's names (lowercased, as MXNet looks them up): (helper, its parameters)
+_METRIC_NAMES = {
+    "acc": ("GluonAccuracy", ("axis", "name")), "accuracy": ("GluonAccuracy", ("axis", "name")),
+    "top_k_accuracy": ("GluonTopKAccuracy", ("top_k", "name")),
+    "top_k_acc": ("GluonTopKAccuracy", ("top_k", "name")),
+    "topkaccuracy": ("GluonTopKAccuracy", ("top_k", "name")),
+    "loss": ("GluonLoss", ("name",)),
+    **{k: ("GluonRegressionMetric", ("name",)) for k in ("mse", "mae", "rmse")}}
+
+
+def _metric_create(wanted: str):
+    def rewrite(site, analysis, text_of):
+        call = _call(site)
+        if call is None or not call.args or isinstance(call.args[0], ast.Starred):
+            return None
+        name = _literal(call.args[0])
+        if not isinstance(name, str) or _METRIC_NAMES.get(name.lower(), ("",))[0] != wanted:
+            return None
+        params = _METRIC_NAMES[name.lower()][1]
+        args = _bind(ast.Call(func=call.func, args=call.args[1:], keywords=call.keywords),
+                     params)
+        if args is None:
+            return None
+        head = [repr(name.lower())] if wanted == "GluonRegressionMetric" else []
+        return f"{wanted}(" + ", ".join(head + [f"{k}={text_of(args[k])}" for k in params
+                                                if k in args]) + ")"
+    return rewrite
+
+
+for _helper, _names in (("GluonAccuracy", "'acc', 'accuracy'"),
+                        ("GluonTopKAccuracy", "'top_k_accuracy', 'top_k_acc'"),
+                        ("GluonLoss", "'loss'"), ("GluonRegressionMetric", "'mse', 'mae', 'rmse'")):
+    _RULES.append(Rule(
+        f"metric-create-{_helper[5:].lower()}", ("mx.metric.create", "mx.gluon.metric.create"),
+        f"mx.metric.create({_names.split(',')[0]})",
+        f"{_helper}(" + ("'mse'" if "Regression" in _helper else "") + ")",
+        f"a literal name MXNet registers ({_names}, any case) with that metric's own "
+        "arguments: the helper the metric's own rule writes", _metric_create(_helper)))
+    RULE_HELPERS[_RULES[-1].name] = (_helper,)
+
+
 #: the rules that build a metric whose helper keeps Gluon's update / get / reset
-_METRIC_RULES = ("metric-accuracy", "metric-loss", "metric-topk", "metric-mse", "metric-mae",
+_METRIC_RULES = ("metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
+                 "metric-create-regressionmetric", "metric-accuracy", "metric-loss",
+                 "metric-topk", "metric-mse", "metric-mae",
                  "metric-rmse")
 
 
@@ -2565,7 +2672,7 @@ for _name, _axis in (("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)):
         f"{'width' if _axis else 'height'} with probability 1/2 (torchvision's flips take "
         "(C, H, W) and would flip another axis); MXNet 1.9.1's flip of an odd "
         f"{'width' if _axis else 'height'} leaves the middle {'column' if _axis else 'row'} "
-        "unwritten (zeros), the draft keeps it",
+        "unwritten (what its buffer held: zeros when fresh), the draft keeps it",
         lambda site, analysis, text_of, _axis=_axis: None if _call(site) is None
         or _call(site).args or _call(site).keywords else f"GluonRandomFlip({_axis})"))
     RULE_HELPERS[_RULES[-1].name] = ("GluonRandomFlip",)
@@ -2632,6 +2739,36 @@ def _dataset_base(site, analysis, text_of):
     return "GluonDatasetBase" if site.kind == "base" else None
 
 
+@_helper_rule("image-folder-dataset", ["mx.gluon.data.vision.ImageFolderDataset",
+                                       "mx.gluon.data.vision.datasets.ImageFolderDataset"],
+              "gluon.data.vision.ImageFolderDataset('train')",
+              "GluonImageFolderDataset('train')",
+              "root, flag, transform: Gluon's classes (sorted folders), files (sorted .jpg, "
+              ".jpeg, .png), synsets and items; images (H, W, C) uint8 as MXNet decodes them, "
+              "with Gluon's transform methods (torchvision's ImageFolder gives PIL images, "
+              "and another file order)", ["GluonImageFolderDataset"])
+def _image_folder(site, analysis, text_of):
+    args = _bind(_call(site), ("root", "flag", "transform"), 1)
+    if args is None:
+        return None
+    return "GluonImageFolderDataset(" + ", ".join(
+        [text_of(args["root"])] + [f"{k}={text_of(args[k])}" for k in ("flag", "transform")
+                                   if k in args]) + ")"
+
+
+@_helper_rule("image-imread", ["mx.image.imread", "mx.gluon.data.vision.datasets.image.imread"],
+              "mx.image.imread('cat.jpg')", "gluon_imread('cat.jpg')",
+              "filename, flag (1 colour, 0 grayscale), to_rgb: (H, W, C) uint8 as MXNet "
+              "decodes it; colour the same pixels, grayscale of a colour file within 1",
+              ["gluon_imread"])
+def _imread(site, analysis, text_of):
+    args = _bind(_call(site), ("filename", "flag", "to_rgb"), 1)
+    if args is None:
+        return None
+    return "gluon_imread(" + ", ".join(text_of(args[k]) for k in ("filename", "flag", "to_rgb")
+                                       if k in args) + ")"
+
+
 @_helper_rule("array-dataset", ["mx.gluon.data.ArrayDataset"],
               "gluon.data.ArrayDataset(x, y)", "GluonArrayDataset(x, y)",
               "the arrays as positional arguments: item i is the tuple of their rows i (one "
@@ -2656,7 +2793,7 @@ def _a_helper_dataset(analysis: Analysis, recv: ast.AST | None) -> bool:
     """Whether ``recv`` is a dataset the draft builds with Gluon's transform methods: one of
     the vision or array-dataset rules', or an instance of the file's own Dataset class."""
     if _built_by(analysis, recv, ("vision-mnist", "vision-fashionmnist", "vision-cifar10",
-                                  "vision-cifar100", "array-dataset")):
+                                  "vision-cifar100", "array-dataset", "image-folder-dataset")):
         return True
     own = _own_datasets(analysis)
     values = [recv] if isinstance(recv, ast.Call) else \
@@ -2909,6 +3046,25 @@ _RULES.append(Rule(
     "a batch built by io-data-batch, or drawn (a for loop, next(), .next()) from an iterator "
     "of io-iterator-method: GluonDataBatch has MXNet's data, label, pad and index, so the "
     "code stays as it is", _kept(_a_draft_batch)))
+
+
+def _folder_or_own_dataset(analysis: Analysis, recv: ast.AST) -> bool:
+    if _built_by(analysis, recv, "image-folder-dataset"):
+        return True
+    own = _own_datasets(analysis)
+    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
+    return bool(own) and bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
+        for v in values)
+
+
+_RULES.append(Rule(
+    "dataset-synsets", ("mx.gluon.data.Dataset.synsets", "mx.gluon.data.Dataset.items"),
+    "gluon.data.vision.ImageFolderDataset('train').synsets",
+    "GluonImageFolderDataset('train').synsets",
+    "read from a dataset built by image-folder-dataset (its helper keeps synsets and items), "
+    "or of a Dataset class of the scan (its own attribute): the code stays as it is",
+    _kept(_folder_or_own_dataset)))
 
 
 @_helper_rule("autograd-backward", ["mx.autograd.backward"],
