@@ -52,7 +52,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
-           "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread"}
+           "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
+           "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch"}
 
 
 def drafted(code: str):
@@ -1453,6 +1454,52 @@ def test_vision_dataset_reads_gzipped_files_only(tmp_path, idx_folder):
                    {"vision-fashionmnist"})
     data, label = ns["ds"][0]
     assert data.shape == (28, 28, 1) and data.dtype == torch.uint8 and isinstance(label, int)
+
+
+SAMPLERS_CODE = textwrap.dedent("""\
+    from mxnet.gluon import contrib
+    np.random.seed(3)
+    orders = [list(gluon.data.SequentialSampler(5)), list(gluon.data.SequentialSampler(4, 2)),
+              [int(i) for i in gluon.data.RandomSampler(7)],
+              list(contrib.data.IntervalSampler(13, 3)),
+              list(contrib.data.IntervalSampler(13, 3, rollover=False)),
+              list(gluon.data.BatchSampler(gluon.data.SequentialSampler(7), 3)),
+              list(gluon.data.BatchSampler(gluon.data.SequentialSampler(7), 3, 'discard'))]
+    sizes = [len(gluon.data.RandomSampler(7)), len(contrib.data.IntervalSampler(13, 3))]
+
+
+    def stacked(samples):
+        return nd.stack(*[x for x, _ in samples]) * 10, [y for _, y in samples]
+
+
+    loader = gluon.data.DataLoader(dataset, batch_size=4,
+                                   sampler=contrib.data.IntervalSampler(len(dataset), 3),
+                                   batchify_fn=stacked, last_batch='discard')
+    batches = [(x, list(y)) for x, y in loader]
+    by_batches = [b for b in gluon.data.DataLoader(
+        dataset, batch_sampler=gluon.data.BatchSampler(gluon.data.SequentialSampler(10), 4))]
+    """)
+
+
+def test_samplers_and_loaders_of_samplers_give_gluons_batches():
+    """Gluon's samplers (the random one with numpy's generator, seeded alike: the same
+    order), a DataLoader on a sampler with its own batchify_fn, one on a batch sampler:
+    MXNet's indices and batches."""
+    x = np.arange(20, dtype=np.float32).reshape(10, 2)
+    mx_env = run_mxnet(SAMPLERS_CODE, dataset=gluon.data.ArrayDataset(nd.array(x),
+                                                                      list(range(10))))
+    pt_env = run_draft(SAMPLERS_CODE, {"sampler-sequential", "sampler-random",
+                                       "sampler-interval", "sampler-batch", "dataloader"},
+                       dataset=list(zip(torch.from_numpy(x), range(10))))
+    assert mx_env["orders"] == pt_env["orders"] and mx_env["sizes"] == pt_env["sizes"]
+    assert sorted(pt_env["orders"][2]) == list(range(7)) != pt_env["orders"][2]
+    assert len(mx_env["batches"]) == len(pt_env["batches"]) == 2
+    for (mx_x, mx_y), (pt_x, pt_y) in zip(mx_env["batches"], pt_env["batches"], strict=True):
+        np.testing.assert_array_equal(pt_x.numpy(), mx_x.asnumpy())
+        assert mx_y == pt_y
+    for m, t in zip(mx_env["by_batches"], pt_env["by_batches"], strict=True):
+        np.testing.assert_array_equal(t[0].numpy(), m[0].asnumpy())
+        np.testing.assert_array_equal(t[1].numpy(), m[1].asnumpy())
 
 
 def test_loader_drops_the_last_batch_only_when_gluon_discards():

@@ -1140,6 +1140,55 @@ class GluonArrayDataset(GluonDatasetBase):
         return tuple(data[idx] for data in self._data)
 
 
+class GluonSequentialSampler:
+    """gluon.data.SequentialSampler(length, start=0): start, start + 1, ..., in order."""
+
+    def __init__(self, length, start=0):
+        self._length, self._start = length, start
+
+    def __iter__(self):
+        return iter(range(self._start, self._start + self._length))
+
+    def __len__(self):
+        return self._length
+
+
+class GluonRandomSampler:
+    """gluon.data.RandomSampler(length): 0 .. length - 1 shuffled at each pass by numpy's
+    generator, as Gluon's (the same order for the same numpy seed)."""
+
+    def __init__(self, length):
+        self._length = length
+
+    def __iter__(self):
+        import numpy as np
+
+        indices = np.arange(self._length)
+        np.random.shuffle(indices)
+        return iter(indices)
+
+    def __len__(self):
+        return self._length
+
+
+class GluonIntervalSampler:
+    """gluon.contrib.data.IntervalSampler(length, interval, rollover=True): 0, interval,
+    2·interval, ... then, rolling over, 1, 1 + interval, ... (once only without rollover)."""
+
+    def __init__(self, length, interval, rollover=True):
+        if interval > length:
+            raise ValueError(f"Interval {interval} must be smaller than or equal to length "
+                             f"{length}")
+        self._length, self._interval, self._rollover = length, interval, rollover
+
+    def __iter__(self):
+        for i in range(self._interval if self._rollover else 1):
+            yield from range(i, self._length, self._interval)
+
+    def __len__(self):
+        return self._length
+
+
 def gluon_imread(filename, flag=1, to_rgb=True):
     """mx.image.imread(filename, flag, to_rgb): flag 1, an (H, W, 3) uint8 tensor, RGB (BGR
     with ``to_rgb=False``), alpha dropped: the same pixels as MXNet's OpenCV, PNG and JPEG;
@@ -1429,6 +1478,7 @@ HELPERS = {
     "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"), "gluon_imread": (),
+    "GluonSequentialSampler": (), "GluonRandomSampler": (), "GluonIntervalSampler": (),
     "GluonImageFolderDataset": ("GluonDatasetBase", "GluonDataset", "gluon_imread"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),

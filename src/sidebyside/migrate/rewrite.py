@@ -220,6 +220,17 @@ def _helper_rule(name, mxnet, before, after, note, helpers=()):
     return wrap
 
 
+def _keyword_helper(helper: str, params: tuple[str, ...], required: int):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params, required)
+        if args is None:
+            return None
+        return f"{helper}(" + ", ".join(
+            text_of(args[k]) if i < required else f"{k}={text_of(args[k])}"
+            for i, k in enumerate(params) if k in args) + ")"
+    return rewrite
+
+
 #: nd elementwise functions whose torch function is the same maths (float inputs)
 _ELEMENTWISE = {
     "abs": "abs", "exp": "exp", "expm1": "expm1", "log": "log", "log1p": "log1p",
@@ -2540,21 +2551,56 @@ for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
 @_rule("dataloader", ["mx.gluon.data.DataLoader"],
        "gluon.data.DataLoader(ds, batch_size=64, shuffle=True, last_batch='discard')",
        "torch.utils.data.DataLoader(ds, batch_size=64, shuffle=True, drop_last=True)",
-       "dataset, batch_size, shuffle, last_batch 'keep' or 'discard' (→ drop_last), "
-       "num_workers, pin_memory; no sampler or batchify_fn; both stack the samples of a "
-       "batch, labels that are ints become int64 in PyTorch (int32 in Gluon)")
+       "dataset, batch_size, shuffle, sampler, last_batch 'keep' or 'discard' (→ "
+       "drop_last), batch_sampler, batchify_fn (→ collate_fn: both take the list of a "
+       "batch's samples), num_workers, pin_memory; both stack the samples of a batch, labels "
+       "that are ints become int64 in PyTorch (int32 in Gluon)")
 def _dataloader(site, analysis, text_of):
     args = _bind(_call(site), ("dataset", "batch_size", "shuffle", "sampler", "last_batch",
                                "batch_sampler", "batchify_fn", "num_workers", "pin_memory"), 1)
-    if args is None or any(k in args for k in ("sampler", "batch_sampler", "batchify_fn")) \
-            or not _absent_or(args, "last_batch", None, "keep", "discard"):
+    if args is None or not _absent_or(args, "last_batch", None, "keep", "discard"):
         return None
     parts = [text_of(args["dataset"])] + [
-        f"{k}={text_of(args[k])}" for k in ("batch_size", "shuffle") if k in args]
+        f"{k}={text_of(args[k])}" for k in ("batch_size", "shuffle", "sampler") if k in args]
     if _literal(args.get("last_batch"), None) == "discard":
         parts.append("drop_last=True")
+    parts += [f"{k}={text_of(args[k])}" for k in ("batch_sampler",) if k in args]
+    parts += [f"collate_fn={text_of(args['batchify_fn'])}"] if "batchify_fn" in args else []
     parts += [f"{k}={text_of(args[k])}" for k in ("num_workers", "pin_memory") if k in args]
     return f"torch.utils.data.DataLoader({', '.join(parts)})"
+
+
+for _name, _helper, _params in (
+        ("SequentialSampler", "GluonSequentialSampler", ("length", "start")),
+        ("RandomSampler", "GluonRandomSampler", ("length",)),
+        ("contrib.data.IntervalSampler", "GluonIntervalSampler",
+         ("length", "interval", "rollover"))):
+    _RULES.append(Rule(
+        f"sampler-{_name.split('.')[-1].lower().removesuffix('sampler')}",
+        (f"mx.gluon.data.{_name}", f"mx.gluon.data.sampler.{_name.split('.')[-1]}")
+        if "." not in _name else (f"mx.gluon.{_name}", "mx.gluon.contrib.data.sampler."
+                                  "IntervalSampler"),
+        f"gluon.{'' if '.' in _name else 'data.'}{_name}(10"
+        + (", 3)" if "Interval" in _name else ")"),
+        f"{_helper}(10" + (", 3)" if "Interval" in _name else ")"),
+        f"{', '.join(_params)}: Gluon's indices in Gluon's order"
+        + (" (numpy's generator: the same order for the same seed)" if "Random" in _name
+           else ""), _keyword_helper(_helper, _params, 2 if "Interval" in _helper else 1)))
+    RULE_HELPERS[_RULES[-1].name] = (_helper,)
+
+
+@_rule("sampler-batch", ["mx.gluon.data.BatchSampler", "mx.gluon.data.sampler.BatchSampler"],
+       "gluon.data.BatchSampler(sampler, 4, 'discard')",
+       "torch.utils.data.BatchSampler(sampler, 4, drop_last=True)",
+       "sampler, batch_size, last_batch 'keep' (the default) or 'discard': the same lists of "
+       "indices")
+def _batch_sampler(site, analysis, text_of):
+    args = _bind(_call(site), ("sampler", "batch_size", "last_batch"), 2)
+    if args is None or not _absent_or(args, "last_batch", "keep", "discard"):
+        return None
+    drop = _literal(args.get("last_batch"), "keep") == "discard"
+    return (f"torch.utils.data.BatchSampler({text_of(args['sampler'])}, "
+            f"{text_of(args['batch_size'])}, drop_last={drop})")
 
 
 def _vision(kind: str):
@@ -2875,17 +2921,6 @@ def _ndarray_iter(site, analysis, text_of):
 
 
 RULE_RESOLVES["io-ndarray-iter"] = ("ndarrayiter-last-batch",)
-
-
-def _keyword_helper(helper: str, params: tuple[str, ...], required: int):
-    def rewrite(site, analysis, text_of):
-        args = _bind(_call(site), params, required)
-        if args is None:
-            return None
-        return f"{helper}(" + ", ".join(
-            text_of(args[k]) if i < required else f"{k}={text_of(args[k])}"
-            for i, k in enumerate(params) if k in args) + ")"
-    return rewrite
 
 
 _RULES.append(Rule(
