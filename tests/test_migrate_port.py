@@ -53,7 +53,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
-           "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch"}
+           "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
+           "ndarray-class"}
 
 
 def drafted(code: str):
@@ -612,6 +613,49 @@ def test_metrics_created_by_name_count_as_mxnet():
         for (mx_name, mx_value), (pt_name, pt_value) in zip(mx_row, pt_row, strict=True):
             assert mx_name == pt_name and abs(mx_value - pt_value) < 1e-6, (mx_name, pt_name)
     assert math.isnan(mx_env["after"][1]) and math.isnan(pt_env["after"][1])
+
+
+def test_instance_norm_scales_and_shifts_as_gluon():
+    """Random gamma and beta copied in: MXNet's outputs, in float32 (MXNet's InstanceNorm
+    refuses float64: "Unsupported data type"), to float32's rounding of values near 1 (2e-6);
+    gamma is trained only with scale=True, beta only with center=True, as Gluon's grad_req
+    says."""
+    rng = np.random.default_rng(14)
+    x = (rng.standard_normal((2, 3, 4, 5)) * 3 + 1).astype(np.float32)
+    code = ("norms = [nn.InstanceNorm(), nn.InstanceNorm(axis=-1, scale=True, epsilon=0.01),"
+            " nn.InstanceNorm(in_channels=3, center=False, scale=True)]\n")
+    mx_norms = run_mxnet(code)["norms"]
+    pt_norms = run_draft(code, {"instance-norm"})["norms"]
+    for mx_norm, pt_norm in zip(mx_norms, pt_norms, strict=True):
+        mx_norm.initialize()
+        mx_norm(nd.array(x))
+        pt_norm(torch.from_numpy(x))
+        for (name, p), t in zip(mx_norm.collect_params().items(), (pt_norm.weight, pt_norm.bias)):
+            value = rng.uniform(0.5, 2.0, p.shape).astype(np.float32)
+            p.set_data(nd.array(value))
+            with torch.no_grad():
+                t.copy_(torch.from_numpy(value))
+            assert t.requires_grad == (p.grad_req == "write"), name
+        mine = pt_norm(torch.from_numpy(x)).detach().numpy()
+        theirs = mx_norm(nd.array(x)).asnumpy()
+        np.testing.assert_allclose(mine, theirs, rtol=2e-6, atol=2e-6)
+        assert np.abs(theirs).max() > 1   # scaled and shifted, not plain normalised
+
+
+def test_isinstance_of_ndarray_tells_arrays_apart_as_mxnet():
+    code = textwrap.dedent("""\
+        def kind(x):
+            if isinstance(x, nd.NDArray):
+                return 'array'
+            if isinstance(x, (list, mx.nd.NDArray)):
+                return 'list'
+            return 'other'
+        """)
+    mx_kind = run_mxnet(code)["kind"]
+    pt_kind = run_draft(code, {"ndarray-class"})["kind"]
+    assert [mx_kind(v) for v in (nd.ones(2), [1], np.ones(2), 3)] == \
+        [pt_kind(v) for v in (torch.ones(2), [1], np.ones(2), 3)] == \
+        ["array", "list", "other", "other"]
 
 
 def test_empty_copyto_and_wait_to_read_as_mxnet():

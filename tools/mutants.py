@@ -1013,6 +1013,12 @@ src(RULES_PY, "draft-norm-full-0d", 'return f"{head}, keepdim=True)" if keep els
     'return f"{head}, keepdim=True)" if keep else f"{head})"', "axis",
     "nd.norm(x) drafted as torch's 0-d norm (MXNet's has shape (1,))",
     targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-instance-norm-gamma-trained",
+    "                self.weight = torch.nn.UninitializedParameter(requires_grad=scale)\n",
+    "                self.weight = torch.nn.UninitializedParameter(requires_grad=True)\n",
+    "default-changed", "nn.InstanceNorm() drafted as torch's affine InstanceNorm: its gamma "
+    "trained (Gluon's is fixed at ones unless scale=True)",
+    targets=(f"{PORT}::test_instance_norm_scales_and_shifts_as_gluon",))
 
 MUTANTS.extend(catalogue_swaps())
 

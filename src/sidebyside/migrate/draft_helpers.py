@@ -196,6 +196,45 @@ def gluon_batch_norm(momentum=0.9, epsilon=1e-5, in_channels=0, affine=True):
     return GluonBatchNorm(in_channels, **options) if in_channels else GluonBatchNorm(**options)
 
 
+def gluon_instance_norm(axis=1, epsilon=1e-5, center=True, scale=False, in_channels=0):
+    """nn.InstanceNorm: each sample's channel (``axis``) normalised over its other axes
+    (the biased variance, epsilon inside the root), times ``weight`` (Gluon's gamma: ones,
+    trained only with ``scale=True``) plus ``bias`` (beta: zeros, trained with
+    ``center=True``, the default); any rank from 3; ``in_channels`` 0: inferred at the first
+    call. torch's InstanceNorm has both or neither, and one class per rank."""
+    import torch
+
+    class GluonInstanceNorm(torch.nn.modules.lazy.LazyModuleMixin, torch.nn.Module):
+        cls_to_become = None
+
+        def __init__(self):
+            super().__init__()
+            if in_channels:
+                self.weight = torch.nn.Parameter(torch.ones(in_channels), requires_grad=scale)
+                self.bias = torch.nn.Parameter(torch.zeros(in_channels), requires_grad=center)
+            else:
+                self.weight = torch.nn.UninitializedParameter(requires_grad=scale)
+                self.bias = torch.nn.UninitializedParameter(requires_grad=center)
+
+        def initialize_parameters(self, x):
+            if self.has_uninitialized_params():
+                with torch.no_grad():
+                    self.weight.materialize((x.shape[axis],))
+                    self.bias.materialize((x.shape[axis],))
+                    self.weight.fill_(1)
+                    self.bias.zero_()
+
+        def forward(self, x):
+            if x.dim() < 3:
+                raise ValueError(f"InstanceNorm takes 3 or more axes, not {x.dim()}")
+            x = x.transpose(1, axis) if axis != 1 else x
+            out = torch.nn.functional.instance_norm(x, weight=self.weight, bias=self.bias,
+                                                    eps=epsilon)
+            return out.transpose(1, axis) if axis != 1 else out
+
+    return GluonInstanceNorm()
+
+
 def gluon_reset_ctx(module, ctx):
     """net.collect_params().reset_ctx(ctx): the module's parameters and buffers moved to the
     device ``ctx`` (or the one device of a list). Several devices: one process holding a copy
@@ -1458,7 +1497,7 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
-    "gluon_batch_norm": (),
+    "gluon_batch_norm": (), "gluon_instance_norm": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (),

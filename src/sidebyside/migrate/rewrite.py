@@ -1646,6 +1646,20 @@ _helper_rule("sigmoid-bce-loss", ["mx.gluon.loss.SigmoidBinaryCrossEntropyLoss",
 RULE_RESOLVES["softmax-ce-loss-options"] = ("softmax-ce-options",)
 
 
+@_helper_rule("instance-norm", ["mx.gluon.nn.InstanceNorm"], "nn.InstanceNorm()",
+              "gluon_instance_norm()",
+              "axis, epsilon, center, scale, in_channels (no initializers): Gluon's "
+              "normalisation, its fixed gamma of ones unless scale=True, its lazy channel "
+              "count", ["gluon_instance_norm"])
+def _instance_norm(site, analysis, text_of):
+    args = _bind(_call(site), ("axis", "epsilon", "center", "scale", "beta_initializer",
+                               "gamma_initializer", "in_channels"))
+    if args is None or "beta_initializer" in args or "gamma_initializer" in args:
+        return None
+    return "gluon_instance_norm(" + ", ".join(
+        f"{k}={text_of(v)}" for k, v in args.items()) + ")"
+
+
 @_rule("pixel-shuffle-2d", ["mx.gluon.contrib.nn.PixelShuffle2D"],
        "gluon.contrib.nn.PixelShuffle2D(3)", "torch.nn.PixelShuffle(3)",
        "one factor (not a pair): (N, C·f², H, W) to (N, C, H·f, W·f), the channels taken in "
@@ -2322,12 +2336,30 @@ _RULES.append(Rule(
        "the class as isinstance's second argument: a context is a torch.device in the draft "
        "(the mx.cpu/mx.gpu rules)")
 def _context_class(site, analysis, text_of):
+    return "torch.device" if _isinstance_class(site, analysis) else None
+
+
+def _isinstance_class(site, analysis) -> bool:
+    """Whether the site is the class of ``isinstance(x, cls)`` (or one class of a tuple
+    there)."""
     parent = _parents(analysis).get(id(site.node))
-    if isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+    if isinstance(parent, ast.Tuple):
+        parent = _parents(analysis).get(id(parent))
+        return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
             and parent.func.id == "isinstance" and len(parent.args) == 2 \
-            and parent.args[1] is site.node:
-        return "torch.device"
-    return None
+            and any(e is site.node for e in getattr(parent.args[1], "elts", ()))
+    return isinstance(parent, ast.Call) and isinstance(parent.func, ast.Name) \
+        and parent.func.id == "isinstance" and len(parent.args) == 2 \
+        and parent.args[1] is site.node
+
+
+@_rule("ndarray-class", ["mx.nd.NDArray", "mx.ndarray.NDArray"],
+       "isinstance(x, mx.nd.NDArray)", "isinstance(x, torch.Tensor)",
+       "the class as isinstance's second argument (alone or in a tuple): an array is a "
+       "torch.Tensor in the draft")
+def _ndarray_class(site, analysis, text_of):
+    return "torch.Tensor" if site.kind != "call" and _isinstance_class(site, analysis) \
+        else None
 
 
 def _on_collect_params(site) -> ast.AST | None:
