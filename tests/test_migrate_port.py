@@ -54,7 +54,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
            "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
-           "ndarray-class"}
+           "ndarray-class", "init-msraprelu", "metric-custom"}
 
 
 def drafted(code: str):
@@ -120,7 +120,7 @@ def test_random_arrays_are_drawn_from_mxnets_distribution(call):
 
 INITS = ["mx.init.Xavier(magnitude=2.24)", "mx.init.Xavier('gaussian', 'in', 2)",
          "mx.init.Xavier(factor_type='out')", "mx.init.Uniform(0.1)", "mx.init.Normal(0.02)",
-         None]
+         "mx.init.MSRAPrelu()", "mx.init.MSRAPrelu('in', slope=0.5)", None]
 
 
 @pytest.mark.parametrize("init", INITS, ids=lambda i: i or "default")
@@ -656,6 +656,37 @@ def test_isinstance_of_ndarray_tells_arrays_apart_as_mxnet():
     assert [mx_kind(v) for v in (nd.ones(2), [1], np.ones(2), 3)] == \
         [pt_kind(v) for v in (torch.ones(2), [1], np.ones(2), 3)] == \
         ["array", "list", "other", "other"]
+
+
+def test_custom_metrics_count_as_mxnet():
+    rng = np.random.default_rng(15)
+    updates = [(rng.integers(0, 3, 5), rng.random((5, 3))) for _ in range(3)]
+    code = textwrap.dedent("""\
+        def hits(label, pred):
+            return (pred.argmax(axis=1) == label).sum(), label.size
+
+
+        first = mx.metric.CustomMetric(hits)
+        mean = mx.metric.np(lambda y, p: float(p.mean()))
+        total = mx.metric.CustomMetric(lambda y, p: y.sum(), name='total')
+        results = []
+        for label, pred in updates:
+            first.update([label], [pred])
+            mean.update(label, pred)
+            total.update(labels=[label], preds=[pred])
+            results.append([first.get(), mean.get(), total.get()])
+        first.reset()
+        after = first.get()
+        """)
+    mx_env = run_mxnet(code, updates=[(nd.array(a), nd.array(b)) for a, b in updates])
+    pt_env = run_draft(code, {"metric-custom", "metric-update", "metric-get", "metric-reset"},
+                       updates=[(torch.from_numpy(a).float(), torch.from_numpy(b).float())
+                                for a, b in updates])
+    for mx_row, pt_row in zip(mx_env["results"], pt_env["results"], strict=True):
+        for (mx_name, mx_value), (pt_name, pt_value) in zip(mx_row, pt_row, strict=True):
+            assert mx_name == pt_name and abs(mx_value - pt_value) < 1e-6, (mx_name, pt_name)
+    assert [n for n, _ in mx_env["results"][0]] == ["hits", "custom(<lambda>)", "total"]
+    assert math.isnan(mx_env["after"][1]) and math.isnan(pt_env["after"][1])
 
 
 def test_empty_copyto_and_wait_to_read_as_mxnet():

@@ -882,7 +882,7 @@ src(HELPERS, "draft-l2-loss-no-half", "pred).square(), weight / 2,", "pred).squa
 src(HELPERS, "draft-mse-per-sample", "            self.num_inst += 1\n",
     "            self.num_inst += label.shape[0]\n", "scale",
     "mx.metric.MSE drafted as a mean over samples (Gluon averages the per-batch means)",
-    targets=(f"{PORT}::test_regression_metrics_average_batches_as_mxnet",))
+    targets=(f"{PORT}::test_regression_metrics_average_batches_as_mxnet",), occurrence=2)
 src(HELPERS, "draft-loss-metric-per-batch", "            self.num_inst += pred.numel()\n",
     "            self.num_inst += 1\n", "scale",
     "mx.metric.Loss drafted as the mean of per-batch sums (Gluon divides by every value seen)",
@@ -1019,6 +1019,10 @@ src(HELPERS, "draft-instance-norm-gamma-trained",
     "default-changed", "nn.InstanceNorm() drafted as torch's affine InstanceNorm: its gamma "
     "trained (Gluon's is fixed at ones unless scale=True)",
     targets=(f"{PORT}::test_instance_norm_scales_and_shifts_as_gluon",))
+src(HELPERS, "draft-custom-metric-tuple-one",
+    "                self.num_inst += value[1]\n", "                self.num_inst += 1\n",
+    "scale", "CustomMetric drafted counting one instance per update where feval gives "
+    "(sum, count)", targets=(f"{PORT}::test_custom_metrics_count_as_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

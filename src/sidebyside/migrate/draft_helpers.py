@@ -890,6 +890,45 @@ def gluon_waitall():
         torch.cuda.synchronize()
 
 
+class GluonCustomMetric:
+    """mx.metric.CustomMetric(feval, name=None, allow_extra_outputs=False) and
+    mx.metric.np(feval, name): ``update(labels, preds)`` calls ``feval(label, pred)`` on
+    numpy arrays, pair by pair; a number adds one instance, a (sum, count) tuple adds both;
+    ``get()`` gives ``(name, sum / count)`` (NaN before any update); the name is feval's
+    (``custom(<lambda>)`` for a lambda)."""
+
+    def __init__(self, feval, name=None, allow_extra_outputs=False):
+        if name is None:
+            name = feval.__name__
+            name = f"custom({name})" if "<" in name else name
+        self.feval, self.name, self.allow_extra = feval, name, allow_extra_outputs
+        self.reset()
+
+    def reset(self):
+        self.sum_metric, self.num_inst = 0.0, 0
+
+    def update(self, labels, preds):
+        import torch
+
+        if isinstance(labels, torch.Tensor):
+            labels = [labels]
+        if isinstance(preds, torch.Tensor):
+            preds = [preds]
+        if not self.allow_extra and len(labels) != len(preds):
+            raise ValueError(f"{len(labels)} labels and {len(preds)} predictions")
+        for pred, label in zip(preds, labels):
+            value = self.feval(label.detach().cpu().numpy(), pred.detach().cpu().numpy())
+            if isinstance(value, tuple):
+                self.sum_metric += value[0]
+                self.num_inst += value[1]
+            else:
+                self.sum_metric += value
+                self.num_inst += 1
+
+    def get(self):
+        return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
 class GluonRegressionMetric:
     """mx.metric.MSE / MAE / RMSE (``kind`` "mse", "mae", "rmse"): each ``update(labels,
     preds)`` pair (1-D arrays as columns) adds its batch's mean squared error (absolute error;
@@ -1508,7 +1547,7 @@ HELPERS = {
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),
-    "GluonRegressionMetric": ("gluon_metric_pairs",), "gluon_loss_mean": (),
+    "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "gluon_imresize": (), "gluon_center_crop": ("gluon_imresize",),

@@ -894,6 +894,30 @@ def _wait_to_read(site, analysis, text_of):
     return "gluon_waitall()"
 
 
+@_rule("nd-cast", ["mx.nd.cast", "mx.nd.Cast"], "nd.cast(x, 'float16')",
+       "x.to(torch.float16, copy=True)",
+       "dtype a literal string or a numpy type: a copy in that dtype (MXNet's cast copies "
+       "even to the same dtype: .to(..., copy=True) there)")
+def _nd_cast(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "dtype"), 2)
+    dt = None if args is None else _dtype(args["dtype"], default=None,
+                                          numpy_names=_numpy_names(analysis))
+    return None if dt is None else \
+        f"{_atom(args['data'], text_of(args['data']))}.to({dt}, copy=True)"
+
+
+@_rule("nd-flip", ["mx.nd.flip", "mx.nd.reverse"], "nd.flip(x, axis=1)", "torch.flip(x, (1,))",
+       "axis a literal int or tuple of ints, none negative (MXNet refuses those): the array "
+       "reversed along those axes")
+def _nd_flip(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "axis"), 2)
+    axis = _literal(args["axis"]) if args else _NO
+    if args is None or not _int_axes(axis) or min((axis,) if _is_int(axis) else axis) < 0:
+        return None
+    dims = (axis,) if _is_int(axis) else tuple(axis)
+    return f"torch.flip({text_of(args['data'])}, {_tuple_text(dims)})"
+
+
 #: NDArray methods whose mx.np.ndarray namesake means the same (the rule takes both)
 _NP_METHODS = {"asnumpy", "attach_grad", "as_in_context", "shape", "ndim"}
 
@@ -1964,6 +1988,20 @@ def _xavier(site, analysis, text_of):
         if k in args) + ")"
 
 
+@_helper_rule("init-msraprelu", ["mx.init.MSRAPrelu"], "mx.init.MSRAPrelu()",
+              "gluon_init_xavier('gaussian', 'avg', 2.0 / (1 + 0.25 ** 2))",
+              "factor_type absent or a literal 'avg'/'in'/'out', slope (default 0.25): "
+              "MXNet's MSRAPrelu is its Xavier, gaussian, of magnitude 2 / (1 + slope²)",
+              ["gluon_init_xavier"])
+def _msra(site, analysis, text_of):
+    args = _bind(_call(site), ("factor_type", "slope"))
+    if args is None or not _absent_or(args, "factor_type", "avg", "in", "out"):
+        return None
+    slope = f"({text_of(args['slope'])})" if "slope" in args else "0.25"
+    factor = text_of(args["factor_type"]) if "factor_type" in args else "'avg'"
+    return f"gluon_init_xavier('gaussian', {factor}, 2.0 / (1 + {slope} ** 2))"
+
+
 def _scale_init(mx_name: str, param: str, helper: str, default: str) -> None:
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), (param,))
@@ -2000,7 +2038,7 @@ _constant_init("Constant", None)
 
 #: the initializer calls the rules above rewrite (initialize and params-get take them)
 _INITS = ("mx.init.Xavier", "mx.init.Uniform", "mx.init.Normal", "mx.init.Zero",
-          "mx.init.One", "mx.init.Constant")
+          "mx.init.One", "mx.init.Constant", "mx.init.MSRAPrelu")
 
 
 @_helper_rule("params-get", ["mx.gluon.ParameterDict.get"],
@@ -2551,9 +2589,21 @@ for _helper, _names in (("GluonAccuracy", "'acc', 'accuracy'"),
     RULE_HELPERS[_RULES[-1].name] = (_helper,)
 
 
+@_helper_rule("metric-custom", ["mx.metric.CustomMetric", "mx.gluon.metric.CustomMetric",
+                                "mx.metric.np", "mx.gluon.metric.np"],
+              "mx.metric.CustomMetric(feval)", "GluonCustomMetric(feval)",
+              "feval, name, allow_extra_outputs (no output_names, label_names): feval called on "
+              "numpy arrays, a number or a (sum, count) per pair, as Gluon's",
+              ["GluonCustomMetric"])
+def _custom_metric(site, analysis, text_of):
+    return _keyword_helper("GluonCustomMetric", ("feval", "name", "allow_extra_outputs"),
+                           1)(site, analysis, text_of)
+
+
 #: the rules that build a metric whose helper keeps Gluon's update / get / reset
-_METRIC_RULES = ("metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
-                 "metric-create-regressionmetric", "metric-accuracy", "metric-loss",
+_METRIC_RULES = ("metric-custom", "metric-create-accuracy", "metric-create-topkaccuracy",
+                 "metric-create-loss", "metric-create-regressionmetric", "metric-accuracy",
+                 "metric-loss",
                  "metric-topk", "metric-mse", "metric-mae",
                  "metric-rmse")
 
@@ -2573,7 +2623,8 @@ def _metric_method(method: str, params: tuple[str, ...]):
 for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
     _RULES.append(Rule(
         f"metric-{_m}", tuple(f"mx.metric.{c}.{_m}" for c in (
-            "EvalMetric", "Accuracy", "Loss", "TopKAccuracy", "MSE", "MAE", "RMSE")),
+            "EvalMetric", "Accuracy", "Loss", "TopKAccuracy", "MSE", "MAE", "RMSE",
+            "CustomMetric")),
         f"mx.metric.Accuracy().{_m}({', '.join(_p)})", f"GluonAccuracy().{_m}({', '.join(_p)})",
         "the metric built by metric-accuracy, metric-loss or metric-topk wherever it is "
         "assigned: their helpers have Gluon's methods, so the call stays as it is",
