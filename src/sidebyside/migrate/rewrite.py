@@ -220,14 +220,32 @@ def _helper_rule(name, mxnet, before, after, note, helpers=()):
     return wrap
 
 
-def _keyword_helper(helper: str, params: tuple[str, ...], required: int):
+def _helper_call(helper: str, params: tuple[str, ...], args: dict, text_of,
+                 positional: int) -> str:
+    """``helper(...)`` with the bound ``args`` in the order of ``params``: the first
+    ``positional`` as positional arguments while none before them is absent, the rest as
+    keywords."""
+    parts, gap = [], False
+    for i, k in enumerate(params):
+        if k not in args:
+            gap = True
+            continue
+        parts.append(text_of(args[k]) if i < positional and not gap else
+                     f"{k}={text_of(args[k])}")
+    return f"{helper}({', '.join(parts)})"
+
+
+def _keyword_helper(helper: str, params: tuple[str, ...], required: int,
+                    positional: int | None = None, check=None):
+    """A rule's rewrite: the call's arguments bound to ``params`` (the first ``required``
+    needed), passed on to ``helper`` (:func:`_helper_call`; ``positional`` defaults to
+    ``required``) when ``check(args)`` (if given) accepts them."""
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), params, required)
-        if args is None:
+        if args is None or (check is not None and not check(args)):
             return None
-        return f"{helper}(" + ", ".join(
-            text_of(args[k]) if i < required else f"{k}={text_of(args[k])}"
-            for i, k in enumerate(params) if k in args) + ")"
+        return _helper_call(helper, params, args, text_of,
+                            required if positional is None else positional)
     return rewrite
 
 
@@ -2769,12 +2787,8 @@ def _interp_ok(args: dict, name: str, default: int) -> bool:
               "within 1 of 255 on uint8 (OpenCV's fixed-point weights), nearest the same "
               "pixels; torchvision's Resize takes (C, H, W)", ["GluonResize"])
 def _vision_resize(site, analysis, text_of):
-    args = _bind(_call(site), ("size", "keep_ratio", "interpolation"), 1)
-    if args is None or not _interp_ok(args, "interpolation", 1):
-        return None
-    return "GluonResize(" + ", ".join(
-        [text_of(args["size"])] + [f"{k}={text_of(args[k])}" for k in
-                                   ("keep_ratio", "interpolation") if k in args]) + ")"
+    return _keyword_helper("GluonResize", ("size", "keep_ratio", "interpolation"), 1, check=(
+        lambda a: _interp_ok(a, "interpolation", 1)))(site, analysis, text_of)
 
 
 @_helper_rule("vision-center-crop", [f"{_TRANSFORMS}.CenterCrop"],
@@ -2784,12 +2798,8 @@ def _vision_resize(site, analysis, text_of):
               "half to even, and takes (C, H, W)); a smaller image's largest centred crop "
               "of that aspect, resized", ["GluonCenterCrop"])
 def _vision_center_crop(site, analysis, text_of):
-    args = _bind(_call(site), ("size", "interpolation"), 1)
-    if args is None or not _interp_ok(args, "interpolation", 1):
-        return None
-    return "GluonCenterCrop(" + ", ".join(
-        [text_of(args["size"])] + ([f"interpolation={text_of(args['interpolation'])}"]
-                                   if "interpolation" in args else [])) + ")"
+    return _keyword_helper("GluonCenterCrop", ("size", "interpolation"), 1, check=(
+        lambda a: _interp_ok(a, "interpolation", 1)))(site, analysis, text_of)
 
 
 for _name, _axis in (("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)):
@@ -2823,11 +2833,8 @@ def _vision_cast(site, analysis, text_of):
               "image to (h, w, C), bilinear within 1 of 255 on uint8, nearest the same pixels",
               ["gluon_imresize"])
 def _imresize(site, analysis, text_of):
-    args = _bind(_call(site), ("src", "w", "h", "interp"), 3)
-    if args is None or not _interp_ok(args, "interp", 1):
-        return None
-    return "gluon_imresize(" + ", ".join(text_of(args[k]) for k in ("src", "w", "h")) + (
-        f", {text_of(args['interp'])})" if "interp" in args else ")")
+    return _keyword_helper("gluon_imresize", ("src", "w", "h", "interp"), 3, 4, check=(
+        lambda a: _interp_ok(a, "interp", 1)))(site, analysis, text_of)
 
 
 @_helper_rule("image-center-crop", ["mx.image.center_crop"],
@@ -2837,11 +2844,8 @@ def _imresize(site, analysis, text_of):
               "unless interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
               ["gluon_center_crop"])
 def _image_center_crop(site, analysis, text_of):
-    args = _bind(_call(site), ("src", "size", "interp"), 2)
-    if args is None:
-        return None
-    return "gluon_center_crop(" + ", ".join(text_of(args[k]) for k in ("src", "size", "interp")
-                                            if k in args) + ")"
+    return _keyword_helper("gluon_center_crop", ("src", "size", "interp"), 2, 3)(
+        site, analysis, text_of)
 
 
 @_helper_rule("image-resize-short", ["mx.image.resize_short"],
@@ -2849,10 +2853,8 @@ def _image_center_crop(site, analysis, text_of):
               "src, size, interp a literal 0 or 1 (the default, 2, is OpenCV's bicubic, which "
               "the draft does not carry)", ["gluon_resize_short"])
 def _resize_short(site, analysis, text_of):
-    args = _bind(_call(site), ("src", "size", "interp"), 2)
-    if args is None or "interp" not in args or not _interp_ok(args, "interp", 2):
-        return None
-    return "gluon_resize_short(" + ", ".join(text_of(args[k]) for k in ("src", "size", "interp")) + ")"
+    return _keyword_helper("gluon_resize_short", ("src", "size", "interp"), 3, check=lambda a:
+                           _interp_ok(a, "interp", 2))(site, analysis, text_of)
 
 
 #: rules whose text names a module beside torch: the draft imports it
@@ -2877,12 +2879,8 @@ def _dataset_base(site, analysis, text_of):
               "with Gluon's transform methods (torchvision's ImageFolder gives PIL images, "
               "and another file order)", ["GluonImageFolderDataset"])
 def _image_folder(site, analysis, text_of):
-    args = _bind(_call(site), ("root", "flag", "transform"), 1)
-    if args is None:
-        return None
-    return "GluonImageFolderDataset(" + ", ".join(
-        [text_of(args["root"])] + [f"{k}={text_of(args[k])}" for k in ("flag", "transform")
-                                   if k in args]) + ")"
+    return _keyword_helper("GluonImageFolderDataset", ("root", "flag", "transform"), 1)(
+        site, analysis, text_of)
 
 
 @_helper_rule("image-imread", ["mx.image.imread", "mx.gluon.data.vision.datasets.image.imread"],
@@ -2891,11 +2889,8 @@ def _image_folder(site, analysis, text_of):
               "decodes it; colour the same pixels, grayscale of a colour file within 1",
               ["gluon_imread"])
 def _imread(site, analysis, text_of):
-    args = _bind(_call(site), ("filename", "flag", "to_rgb"), 1)
-    if args is None:
-        return None
-    return "gluon_imread(" + ", ".join(text_of(args[k]) for k in ("filename", "flag", "to_rgb")
-                                       if k in args) + ")"
+    return _keyword_helper("gluon_imread", ("filename", "flag", "to_rgb"), 1, 3)(
+        site, analysis, text_of)
 
 
 @_helper_rule("array-dataset", ["mx.gluon.data.ArrayDataset"],
