@@ -131,6 +131,10 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
            {"x": x}, call=("x",)) for i, (a, x) in enumerate([
                ("", IMG), ("in_channels=2, scale=True", IMG), ("epsilon=0.1, center=False", X3),
                ("axis=-1", VOL), ("axis=2, in_channels=4, epsilon=1e-3", VOL)])],
+    Case("batchnorm-torch-mode", {"batchnorm"}, "result = nn.BatchNorm(momentum=0.8)",
+         {"x": IMG}, call=("x",)),
+    Case("batchnorm-torch-mode-3d", {"batchnorm"},
+         "result = nn.BatchNorm(in_channels=2, epsilon=0.1)", {"x": VOL}, call=("x",)),
     Case("cast", {"nd-cast"}, "result = nd.cast(x, 'float16')", {"x": X}),
     Case("cast-np", {"nd-cast"}, "result = nd.cast(x, dtype=np.int32)", {"x": X * 10}),
     Case("flip", {"nd-flip"}, "result = nd.flip(x, axis=1)", {"x": X3}),
@@ -413,7 +417,8 @@ def _run_layers(case: Case, mx_layer, torch_layer, mx_env, torch_env):
            for p in torch_layer.parameters()):   # a lazy layer: its sizes from a first call
         torch_layer(*(torch_env[k] for k in case.call))
     mx_params = [p.data().asnumpy() for p in mx_layer.collect_params().values()]
-    torch_params = list(torch_layer.parameters())
+    torch_params = list(torch_layer.parameters()) + [   # a BatchNorm's running statistics
+        b for b in torch_layer.buffers() if b.is_floating_point()]
     assert [p.shape for p in mx_params] == [tuple(p.shape) for p in torch_params]
     with torch.no_grad():
         for src, dst in zip(mx_params, torch_params):
@@ -828,6 +833,8 @@ NEGATIVE = [
     ("instance-norm", "result = nn.InstanceNorm(gamma_initializer='zeros')"),
     ("metric-custom", "result = mx.metric.CustomMetric(f, output_names=['o'])"),
     ("metric-custom", "result = mx.metric.CustomMetric()"),
+    ("batchnorm", "result = nn.BatchNorm(axis=-1)"),
+    ("batchnorm", "result = nn.BatchNorm(use_global_stats=True)"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),
@@ -923,6 +930,35 @@ SCOPED = textwrap.dedent("""\
     for net in []:
         pass
     """)
+
+
+def test_self_attributes_are_looked_up_in_their_own_class():
+    """``self.body`` of one class is not another class's; a method named ``add`` in a user
+    class does not hide the ``add`` of a Sequential another class holds."""
+    code = textwrap.dedent("""\
+        class Counter:
+            def add(self, n):
+                return n
+
+
+        class Net(gluon.nn.HybridBlock):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.HybridSequential()
+                self.body.add(nn.Dense(2, flatten=False), nn.Dense(1, flatten=False))
+
+
+        class Other(gluon.nn.HybridBlock):
+            def __init__(self, body):
+                super().__init__()
+                self.body = body
+                self.body.add(nn.Dense(3, flatten=False))
+        """)
+    d = draft(analyse(HEADER + code, "case.py"))
+    lines = d.source.splitlines()
+    assert any("self.body.extend([torch.nn.LazyLinear(2), torch.nn.LazyLinear(1)])" in ln
+               for ln in lines), d.source
+    assert any(ln.strip() == "self.body.add(torch.nn.LazyLinear(3))" for ln in lines), d.source
 
 
 def test_a_name_is_looked_up_in_the_scope_python_gives_it():

@@ -1023,6 +1023,12 @@ src(HELPERS, "draft-custom-metric-tuple-one",
     "                self.num_inst += value[1]\n", "                self.num_inst += 1\n",
     "scale", "CustomMetric drafted counting one instance per update where feval gives "
     "(sum, count)", targets=(f"{PORT}::test_custom_metrics_count_as_mxnet",))
+src(RULES_PY, "draft-self-attribute-file-wide",
+    '    if dotted.startswith("self."):\n        return _self_values(analysis, recv, dotted)\n',
+    '    if dotted.startswith("self.") and False:\n        return _self_values(analysis, recv, dotted)\n',
+    "default-dropped", "self.body looked up in the whole file: another class's self.body "
+    "(a parameter) keeps this class's Sequential from its drafted add",
+    targets=(f"{RW}::test_self_attributes_are_looked_up_in_their_own_class",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -279,8 +279,9 @@ class _Walker(ast.NodeVisitor):
                 attr = parts[k]
                 if kind.startswith("list[") or len(parts) - k > 1:
                     return None  # net.fc.weight: the user's own structure below a typed name
-                if head == "self" and attr in self.user_attrs:
-                    return None  # self.fc, self.batch: set or defined in this file
+                if head == "self" and k == 1 and attr in self.user_attrs:
+                    return None  # self.fc, self.batch: set or defined in this file (not
+                    # self.body.add: a method of the type inferred for self.body)
                 if head == "self" and k == 1:
                     reason = "self in a class derived from " + self.class_stack[-1] \
                         if self.class_stack and self.class_stack[-1] else f"{key}: {kind}"

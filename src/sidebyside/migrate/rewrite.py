@@ -1623,11 +1623,20 @@ def _dropout(site, analysis, text_of):
               "prediction, as Gluon's scope says",
               ["gluon_scoped", "gluon_batch_norm"])
 def _batchnorm(site, analysis, text_of):
+    if not _scoped_file(analysis):
+        return None
+    made = _batch_norm_call(site, text_of)
+    return None if made is None else f"gluon_scoped({made})"
+
+
+def _batch_norm_call(site, text_of) -> str | None:
+    """``gluon_batch_norm(...)`` for nn.BatchNorm's arguments: axis 1, momentum, epsilon,
+    in_channels, center and scale both or neither; no use_global_stats or initializers."""
     args = _bind(_call(site), ("axis", "momentum", "epsilon", "center", "scale",
                                "use_global_stats", "beta_initializer", "gamma_initializer",
                                "running_mean_initializer", "running_variance_initializer",
                                "in_channels", "prefix"))
-    if args is None or not _scoped_file(analysis) or not _absent_or(args, "axis", 1) \
+    if args is None or not _absent_or(args, "axis", 1) \
             or not _absent_or(args, "use_global_stats", False) \
             or any(k.endswith("_initializer") for k in args):
         return None
@@ -1636,7 +1645,18 @@ def _batchnorm(site, analysis, text_of):
         return None
     parts = [f"{k}={text_of(args[k])}" for k in ("momentum", "epsilon", "in_channels")
              if k in args] + ([] if center else ["affine=False"])
-    return f"gluon_scoped(gluon_batch_norm({', '.join(parts)}))"
+    return f"gluon_batch_norm({', '.join(parts)})"
+
+
+@_helper_rule("batchnorm", ["mx.gluon.nn.BatchNorm"], "nn.BatchNorm(momentum=0.8)",
+              "gluon_batch_norm(momentum=0.8)",
+              "the arguments batchnorm-scoped takes, where it does not apply (a file of "
+              "layers another file trains, or one that imports a model): Gluon's statistics, "
+              "momentum and lazy channel count, switched by .train()/.eval() as torch's "
+              "layers are; where Gluon's scope switched it stays a decision (the gotcha "
+              "dropout-predict-scope)", ["gluon_batch_norm"])
+def _batchnorm_torch_mode(site, analysis, text_of):
+    return None if _scoped_file(analysis) else _batch_norm_call(site, text_of)
 
 
 def _pointwise_loss(helper: str):
@@ -1825,6 +1845,7 @@ def _assignments(analysis: Analysis) -> dict[str, list[ast.AST]]:
     if cached is not None and cached[0] is analysis:
         return cached[1]
     out: dict[str, list[ast.AST]] = {}
+    lines: dict[str, list[int]] = {}
     for node in analysis.nodes():
         if isinstance(node, ast.Assign):
             targets, value = node.targets, node.value
@@ -1841,16 +1862,40 @@ def _assignments(analysis: Analysis) -> dict[str, list[ast.AST]]:
                 dotted = _dotted_name(t)
                 if dotted:
                     out.setdefault(dotted, []).append(value)
+                    lines.setdefault(dotted, []).append(node.lineno)
             elif isinstance(t, (ast.Tuple, ast.List)):
                 for e in ast.walk(t):
                     if isinstance(e, (ast.Name, ast.Attribute)) and _dotted_name(e):
                         out.setdefault(_dotted_name(e), []).append(None)
+                        lines.setdefault(_dotted_name(e), []).append(node.lineno)
     _ASSIGNED.clear()
-    _ASSIGNED[id(analysis)] = (analysis, out)
+    _ASSIGNED[id(analysis)] = (analysis, out, lines)
     return out
 
 
 _ASSIGNED: dict[int, tuple] = {}
+
+
+def _class_of(analysis: Analysis, node: ast.AST) -> ast.ClassDef | None:
+    """The class whose body (a method's, at any depth) holds ``node``."""
+    parents = _parents(analysis)
+    while (node := parents.get(id(node))) is not None:
+        if isinstance(node, ast.ClassDef):
+            return node
+    return None
+
+
+def _self_values(analysis: Analysis, recv: ast.AST, dotted: str) -> list[ast.AST | None]:
+    """The values assigned to ``self.<attr>`` in the class ``recv`` is used in (its methods
+    only: another class's ``self.net`` is another attribute); a use outside a class: every
+    assignment in the file."""
+    everywhere = _assignments(analysis).get(dotted, [])
+    owner = _class_of(analysis, recv)
+    if owner is None:
+        return everywhere
+    first, last = owner.lineno, owner.end_lineno or owner.lineno
+    at = _ASSIGNED[id(analysis)][2].get(dotted, [])
+    return [v for v, line in zip(everywhere, at) if first <= line <= last]
 
 
 def _dotted_name(node: ast.AST) -> str | None:
@@ -1888,12 +1933,15 @@ def _values_of(analysis: Analysis, recv: ast.AST) -> list[ast.AST | None]:
     """The values assigned to the name ``recv`` as Python resolves it where ``recv`` is: a
     plain name in the innermost function that binds it (a parameter, or a name bound by a
     loop, a ``with`` or a tuple, is ``None``: unknown), else in the module's own statements;
-    a dotted name (``self.net``) anywhere in the file. A name a function declares ``global``
+    ``self.net`` in the class it is used in (:func:`_self_values`), another dotted name
+    anywhere in the file. A name a function declares ``global``
     or ``nonlocal`` is looked up in the whole file."""
     dotted = _dotted_name(recv)
     if dotted is None:
         return []
     everywhere = _assignments(analysis).get(dotted, [])
+    if dotted.startswith("self."):
+        return _self_values(analysis, recv, dotted)
     if "." in dotted:
         return everywhere
     parents, scopes = _parents(analysis), _scope_bindings(analysis)
