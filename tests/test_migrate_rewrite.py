@@ -135,6 +135,12 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          {"x": IMG}, call=("x",)),
     Case("batchnorm-torch-mode-3d", {"batchnorm"},
          "result = nn.BatchNorm(in_channels=2, epsilon=0.1)", {"x": VOL}, call=("x",)),
+    *[Case(f"m-transpose-{i}", {"ndarray-transpose"}, TYPED + f"result = x.transpose({a})",
+           {"x_np": X4}) for i, a in enumerate(["(0, 2, 1, 3)", "axes=(1, 0, 3, 2)", ""])],
+    Case("t-expression", {"ndarray-t-expression", "nd-exp"}, TYPED + "result = nd.exp(x).T",
+         {"x_np": X4}),
+    Case("t-expression-method", {"ndarray-t-expression", "as-in-context"},
+         TYPED + "result = x.as_in_context(mx.cpu()).T", {"x_np": X3}),
     Case("cast", {"nd-cast"}, "result = nd.cast(x, 'float16')", {"x": X}),
     Case("cast-np", {"nd-cast"}, "result = nd.cast(x, dtype=np.int32)", {"x": X * 10}),
     Case("flip", {"nd-flip"}, "result = nd.flip(x, axis=1)", {"x": X3}),
@@ -355,6 +361,15 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          "    def hybrid_forward(self, F, x):\n"
          "        h = self.fc1(x)\n"
          "        return F.concat(F.relu(self.fc2(h)), h, dim=1)\n\n\n"
+         "result = Net()", {"x": X3}, call=("x",)),
+    Case("block-to-module-varargs", {"block-to-module", "hybrid-forward", "dense-to-linear",
+                                     "nd-transpose"},
+         "class Net(gluon.nn.HybridBlock):\n"
+         "    def __init__(self):\n"
+         "        super().__init__()\n"
+         "        self.fc = nn.Dense(2, in_units=4, flatten=False)\n\n"
+         "    def hybrid_forward(self, F, x, *args, **kwargs):\n"
+         "        return F.transpose(self.fc(x), axes=(2, 0, 1))\n\n\n"
          "result = Net()", {"x": X3}, call=("x",)),
     Case("block-forward", {"block-to-module", "dense-to-linear"},
          "class Net(nn.Block):\n"
@@ -673,6 +688,12 @@ NEGATIVE = [
                         "        self.w = self.params.get('w', shape=(2,), lr_mult=2)\n"
                         "    def hybrid_forward(self, F, x, w):\n        return x * w\n"
                         "result = Net"),
+    ("block-to-module", "class Net(gluon.HybridBlock):\n    def __init__(self):\n"
+                        "        super().__init__()\n"
+                        "        self.w = self.params.get('w', shape=(2,))\n"
+                        "    def hybrid_forward(self, F, x, **kwargs):\n"
+                        "        return x * kwargs['w']\n"
+                        "result = Net"),
     ("backward-sum", "x = nd.array([1.0])\nx.backward(out_grad=g)"),
     ("backward-sum", "loss.backward()"),
     ("initialize", "net = nn.Dense(3)\nnet.initialize(ctx=[mx.cpu(0), mx.cpu(1)])"),
@@ -835,6 +856,10 @@ NEGATIVE = [
     ("metric-custom", "result = mx.metric.CustomMetric()"),
     ("batchnorm", "result = nn.BatchNorm(axis=-1)"),
     ("batchnorm", "result = nn.BatchNorm(use_global_stats=True)"),
+    ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = x.transpose(order)"),
+    ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = x.transpose(1, 0)"),
+    ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = (x + 1).transpose()"),
+    ("ndarray-t", "x = nd.zeros((2, 3))\nresult = (x + 1).T"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),
@@ -879,6 +904,8 @@ HANDED_ON = [
         "(0, -1)", "shape=(-1, -1)", "shape=(-3,)", "shape=(2, 3), reverse=True", "shape=s")],
     *[("ndarray-reshape", "ndarray-reshape-codes", f"x = nd.zeros((2, 3))\nresult = x.reshape({a})")
       for a in ("(0, -1)", "-2", "n, -1")],
+    ("ndarray-t-expression", "ndarray-t", "x = nd.zeros((2, 3))\nresult = x.T"),
+    ("ndarray-t", "ndarray-t-expression", "x = nd.zeros((2, 3))\nresult = nd.exp(x).T"),
     ("trainer-nag", "trainer-optimizer",
      "result = gluon.Trainer(net.collect_params(), 'nag', {'wd': 1e-4})"),
 ]

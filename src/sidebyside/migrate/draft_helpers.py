@@ -783,6 +783,11 @@ class GluonNDArrayIter(GluonDataIter):
             for sources in (self.data, self.label))
 
 
+def gluon_reverse_axes(x):
+    """NDArray.T and transpose() without axes: every axis reversed, any rank."""
+    return x.permute(*range(x.ndim - 1, -1, -1))
+
+
 def gluon_reshape(data, shape, reverse=False):
     """NDArray.reshape / nd.reshape with MXNet's codes: 0 copies the input's dimension at that
     place, -1 infers one, -2 copies the rest, -3 merges two, -4 splits one into the two values
@@ -1545,7 +1550,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_split_and_load": (), "gluon_backward": (),
+    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),

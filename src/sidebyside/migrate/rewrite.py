@@ -1038,10 +1038,62 @@ def _read_attribute(fn):
 _method("ndarray-size", "size", "x.size", "x.numel()",
         "read, not assigned: the number of elements, an int in both (torch's x.size is a "
         "method: the shape)", _read_attribute(lambda r: f"{r}.numel()"))
+def _reversed_axes(recv, node, text_of):
+    """``x.permute(*range(x.ndim - 1, -1, -1))``: the receiver written twice, so a name or
+    an attribute chain only (a call would run twice)."""
+    if not _simple_name(node.value if isinstance(node, ast.Attribute) else node.func.value):
+        return None
+    return f"{recv}.permute(*range({recv}.ndim - 1, -1, -1))"
+
+
+def _t_attribute(recv, node, text_of):
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load):
+        return None
+    return _reversed_axes(recv, node, text_of)
+
+
 _method("ndarray-t", "T", "x.T", "x.permute(*range(x.ndim - 1, -1, -1))",
-        "read, not assigned: every axis reversed, any rank (torch's .T is for 2-D tensors "
-        "and deprecated on others); a 0-D or 1-D array is itself in both",
-        _read_attribute(lambda r: f"{r}.permute(*range({r}.ndim - 1, -1, -1))"))
+        "read, not assigned, on a name or an attribute chain: every axis reversed, any rank "
+        "(torch's .T is for 2-D tensors and deprecated on others); a 0-D or 1-D array is "
+        "itself in both", _t_attribute)
+
+
+def _t_of_call(recv, node, text_of):
+    if not isinstance(node, ast.Attribute) or not isinstance(node.ctx, ast.Load) \
+            or _simple_name(node.value):
+        return None
+    return f"gluon_reverse_axes({recv})"
+
+
+_method("ndarray-t-expression", "T", "nd.exp(x).T", "gluon_reverse_axes(torch.exp(x))",
+        "read, not assigned, on any other expression (evaluated once): every axis reversed",
+        _t_of_call)
+RULE_HELPERS["ndarray-t-expression"] = ("gluon_reverse_axes",)
+
+
+def _method_transpose(recv, node, text_of):
+    if not isinstance(node, ast.Call) or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    if node.keywords:
+        if node.args or len(node.keywords) != 1 or node.keywords[0].arg != "axes":
+            return None
+        axes = _literal(node.keywords[0].value)
+    elif not node.args:
+        return _reversed_axes(recv, node, text_of)
+    elif len(node.args) == 1:
+        axes = _literal(node.args[0])
+    else:           # x.transpose(1, 0): MXNet refuses the axes as separate ints
+        return None
+    if not isinstance(axes, (tuple, list)) or not _int_axes(axes):
+        return None
+    return f"{recv}.permute{_tuple_text(tuple(axes))}" if len(axes) > 1 else \
+        f"{recv}.permute({axes[0]!r})"
+
+
+_method("ndarray-transpose", "transpose", "x.transpose((0, 2, 1))", "x.permute(0, 2, 1)",
+        "axes as one literal tuple or axes=; none: every axis reversed (a name or "
+        "an attribute chain); MXNet's transpose permutes, torch's transpose(a, b) swaps two",
+        _method_transpose)
 
 
 @_rule("mx-cpu", ["mx.cpu"], "mx.cpu()", "torch.device('cpu')",
@@ -3613,8 +3665,13 @@ def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, st
         hf = methods.get("hybrid_forward")
         if hf is not None:
             a = hf.args
-            if "forward" in methods or len(a.args) < 3 or a.vararg or a.kwarg \
-                    or a.kwonlyargs or a.posonlyargs or hf.decorator_list:
+            own_params = any(s.name == "mx.gluon.ParameterDict.get" and s.node is not None
+                             and cls.lineno <= s.line <= (cls.end_lineno or s.line)
+                             for s in analysis.sites)
+            # *args and **kwargs stay (what a caller passes); Gluon would also pass a
+            # block's own parameters through them, which the draft makes attributes
+            if "forward" in methods or len(a.args) < 3 or a.kwonlyargs or a.posonlyargs \
+                    or ((a.vararg or a.kwarg) and own_params) or hf.decorator_list:
                 continue
             f_name = a.args[1].arg
             if any(isinstance(n, ast.Name) and n.id == f_name and not rewritten(n, hf)
