@@ -54,7 +54,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
            "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
-           "ndarray-class", "init-msraprelu", "metric-custom"}
+           "ndarray-class", "init-msraprelu", "metric-custom", "huber-loss", "hinge-loss",
+           "kldiv-loss"}
 
 
 def drafted(code: str):
@@ -796,6 +797,31 @@ def test_l2_and_l1_losses_give_gluons_per_sample_values():
         assert m.shape == tuple(t.shape)
         np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-15)
     assert [m.shape for m in mx_env["out"]] == [(4,), (4,), (4,), (5,), (5,)]
+
+
+def test_huber_hinge_and_kldiv_losses_give_gluons_per_sample_values():
+    rng = np.random.default_rng(16)
+    pred, label = rng.standard_normal((4, 3, 2)) * 2, rng.standard_normal((4, 6))
+    signs = np.sign(rng.standard_normal((4, 3)))
+    weights = rng.random((4, 1))
+    probs = rng.dirichlet(np.ones(5), 4)
+    code = textwrap.dedent("""\
+        huber, wide = gluon.loss.HuberLoss(), gluon.loss.HuberLoss(rho=2, weight=0.5)
+        hinge = gluon.loss.HingeLoss(margin=0.5)
+        kl, kl_logits = gluon.loss.KLDivLoss(), gluon.loss.KLDivLoss(from_logits=False, axis=1)
+        out = [huber(pred, label), wide(pred, label), hinge(pred[:, :, 0], signs, weights),
+               kl(nd.log(other + 0.1), probs), kl_logits(logits, probs, weights)]
+        """)
+    arrays = {"pred": pred, "label": label, "signs": signs, "weights": weights, "probs": probs,
+              "other": probs[::-1].copy(), "logits": rng.standard_normal((4, 5))}
+    mx_env = run_mxnet(code, **{k: nd.array(v, dtype="float64") for k, v in arrays.items()})
+    pt_env = run_draft(code, {"huber-loss", "hinge-loss", "kldiv-loss"},
+                       **{k: torch.from_numpy(v) for k, v in arrays.items()})
+    for m, t in zip(mx_env["out"], pt_env["out"], strict=True):
+        assert m.shape == tuple(t.shape) == (4,)
+        np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-15)
+    d = np.abs(label.reshape(pred.shape) - pred)
+    assert (d > 1).any() and (d < 1).any()        # both branches of Huber's loss taken
 
 
 def test_softmax_ce_and_sigmoid_bce_losses_give_gluons_per_sample_values():

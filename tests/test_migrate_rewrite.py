@@ -860,6 +860,8 @@ NEGATIVE = [
     ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = x.transpose(1, 0)"),
     ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = (x + 1).transpose()"),
     ("ndarray-t", "x = nd.zeros((2, 3))\nresult = (x + 1).T"),
+    ("huber-loss", "result = gluon.loss.HuberLoss(params=p)"),
+    ("kldiv-loss", "result = gluon.loss.KLDivLoss(True, -1, None, 0, extra)"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),

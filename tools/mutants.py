@@ -1029,6 +1029,11 @@ src(RULES_PY, "draft-self-attribute-file-wide",
     "default-dropped", "self.body looked up in the whole file: another class's self.body "
     "(a parameter) keeps this class's Sequential from its drafted add",
     targets=(f"{RW}::test_self_attributes_are_looked_up_in_their_own_class",))
+src(HELPERS, "draft-huber-torch-scale",
+    "        value = torch.where(d > rho, d - 0.5 * rho, (0.5 / rho) * d.square())\n",
+    "        value = torch.where(d > rho, d - 0.5 * rho, 0.5 * d.square())\n", "scale",
+    "HuberLoss(rho=2) drafted with torch's squared part d²/2 (Gluon's is d²/(2·rho))",
+    targets=(f"{PORT}::test_huber_hinge_and_kldiv_losses_give_gluons_per_sample_values",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -964,15 +964,56 @@ class GluonRegressionMetric:
         return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
 
 
-def gluon_loss_mean(loss, weight, sample_weight, batch_axis):
+def gluon_loss_mean(loss, weight, sample_weight, batch_axis, total=False):
     """A Gluon loss's last steps: times ``sample_weight`` (broadcast) and ``weight`` (a
-    number, or None), then the mean over every axis but ``batch_axis``: one value per sample."""
+    number, or None), then the mean (``total``: the sum) over every axis but ``batch_axis``:
+    one value per sample."""
     if sample_weight is not None:
         loss = loss * sample_weight
     if weight is not None:
         loss = loss * weight
     axes = tuple(d for d in range(loss.dim()) if d != batch_axis % max(loss.dim(), 1))
-    return loss.mean(dim=axes) if axes else loss
+    if not axes:
+        return loss
+    return loss.sum(dim=axes) if total else loss.mean(dim=axes)
+
+
+def gluon_huber_loss(rho=1, weight=None, batch_axis=0):
+    """gluon.loss.HuberLoss(rho, weight, batch_axis): ``loss(pred, label, sample_weight=None)``
+    is |d| − rho/2 where |d| > rho, d²/(2·rho) elsewhere (d = label − pred, the label
+    reshaped to the prediction's shape), averaged per sample (torch's HuberLoss scales the
+    squared part by 1/2, not 1/(2·rho), and averages over everything)."""
+    import torch
+
+    def loss(pred, label, sample_weight=None):
+        d = (label.reshape(pred.shape) - pred).abs()
+        value = torch.where(d > rho, d - 0.5 * rho, (0.5 / rho) * d.square())
+        return gluon_loss_mean(value, weight, sample_weight, batch_axis)
+    return loss
+
+
+def gluon_hinge_loss(margin=1, weight=None, batch_axis=0):
+    """gluon.loss.HingeLoss(margin, weight, batch_axis): ``loss(pred, label,
+    sample_weight=None)`` is max(0, margin − pred · label) (labels ±1), averaged per sample."""
+    def loss(pred, label, sample_weight=None):
+        value = (margin - pred * label.reshape(pred.shape)).relu()
+        return gluon_loss_mean(value, weight, sample_weight, batch_axis)
+    return loss
+
+
+def gluon_kldiv_loss(from_logits=True, axis=-1, weight=None, batch_axis=0):
+    """gluon.loss.KLDivLoss(from_logits, axis, weight, batch_axis): ``loss(pred, label,
+    sample_weight=None)`` is label · (log(label + 1e-12) − pred), pred log-probabilities
+    (log_softmax taken along ``axis`` when not from_logits), summed per sample (torch's
+    KLDivLoss has no 1e-12 and another reduction)."""
+    import torch
+
+    def loss(pred, label, sample_weight=None):
+        if not from_logits:
+            pred = torch.log_softmax(pred, dim=axis)
+        value = label * (torch.log(label + 1e-12) - pred)
+        return gluon_loss_mean(value, weight, sample_weight, batch_axis, total=True)
+    return loss
 
 
 def gluon_l2_loss(weight=1.0, batch_axis=0):
@@ -1554,6 +1595,8 @@ HELPERS = {
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
+    "gluon_huber_loss": ("gluon_loss_mean",), "gluon_hinge_loss": ("gluon_loss_mean",),
+    "gluon_kldiv_loss": ("gluon_loss_mean",),
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "gluon_imresize": (), "gluon_center_crop": ("gluon_imresize",),
     "gluon_resize_short": ("gluon_imresize",), "GluonResize": ("gluon_imresize",),

@@ -1758,6 +1758,20 @@ _helper_rule("sigmoid-bce-loss", ["mx.gluon.loss.SigmoidBinaryCrossEntropyLoss",
              "call", ["gluon_sigmoid_bce_loss"])(
     _loss_with("gluon_sigmoid_bce_loss", ("from_sigmoid", "weight", "batch_axis")))
 RULE_RESOLVES["softmax-ce-loss-options"] = ("softmax-ce-options",)
+_helper_rule("huber-loss", ["mx.gluon.loss.HuberLoss"], "gluon.loss.HuberLoss(rho=2)",
+             "gluon_huber_loss(rho=2)",
+             "rho, weight, batch_axis: Gluon's per-sample loss (its squared part d²/(2·rho)), "
+             "sample_weight at the call", ["gluon_huber_loss"])(
+    _loss_with("gluon_huber_loss", ("rho", "weight", "batch_axis")))
+_helper_rule("hinge-loss", ["mx.gluon.loss.HingeLoss"], "gluon.loss.HingeLoss()",
+             "gluon_hinge_loss()", "margin, weight, batch_axis: Gluon's per-sample loss, "
+             "sample_weight at the call", ["gluon_hinge_loss"])(
+    _loss_with("gluon_hinge_loss", ("margin", "weight", "batch_axis")))
+_helper_rule("kldiv-loss", ["mx.gluon.loss.KLDivLoss"], "gluon.loss.KLDivLoss()",
+             "gluon_kldiv_loss()", "from_logits, axis, weight, batch_axis: Gluon's per-sample "
+             "sum (its 1e-12 inside the log), sample_weight at the call", ["gluon_kldiv_loss"])(
+    _loss_with("gluon_kldiv_loss", ("from_logits", "axis", "weight", "batch_axis")))
+
 
 
 @_helper_rule("instance-norm", ["mx.gluon.nn.InstanceNorm"], "nn.InstanceNorm()",
