@@ -861,7 +861,7 @@ NEGATIVE = [
     ("ndarray-transpose", "x = nd.zeros((2, 3))\nresult = (x + 1).transpose()"),
     ("ndarray-t", "x = nd.zeros((2, 3))\nresult = (x + 1).T"),
     ("huber-loss", "result = gluon.loss.HuberLoss(params=p)"),
-    ("kldiv-loss", "result = gluon.loss.KLDivLoss(True, -1, None, 0, extra)"),
+    ("kldiv-loss", "result = gluon.loss.KLDivLoss(True, -1, None, 0, None, shared)"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),
