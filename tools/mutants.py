@@ -1034,6 +1034,12 @@ src(HELPERS, "draft-huber-torch-scale",
     "        value = torch.where(d > rho, d - 0.5 * rho, 0.5 * d.square())\n", "scale",
     "HuberLoss(rho=2) drafted with torch's squared part d²/2 (Gluon's is d²/(2·rho))",
     targets=(f"{PORT}::test_huber_hinge_and_kldiv_losses_give_gluons_per_sample_values",))
+src(HELPERS, "draft-clip-torch-clamp",
+    "    return torch.where(x > a_max, torch.as_tensor(a_max, dtype=x.dtype, device=x.device),\n"
+    "                       x.clamp(min=a_min))\n",
+    "    return torch.clamp(x, a_min, a_max)\n", "default-changed",
+    "nd.clip with computed bounds drafted as torch.clamp (a_max everywhere where a_min > "
+    "a_max; MXNet gives a_min below a_min)", targets=(f"{RW}::test_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

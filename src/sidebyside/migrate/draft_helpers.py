@@ -783,6 +783,16 @@ class GluonNDArrayIter(GluonDataIter):
             for sources in (self.data, self.label))
 
 
+def gluon_clip(x, a_min, a_max):
+    """nd.clip(x, a_min, a_max) with bounds known when the draft runs: a_max above a_max,
+    else a_min below a_min, as MXNet's kernel tests them (where a_min > a_max this gives
+    a_min below a_min and a_max elsewhere; torch.clamp gives a_max everywhere)."""
+    import torch
+
+    return torch.where(x > a_max, torch.as_tensor(a_max, dtype=x.dtype, device=x.device),
+                       x.clamp(min=a_min))
+
+
 def gluon_reverse_axes(x):
     """NDArray.T and transpose() without axes: every axis reversed, any rank."""
     return x.permute(*range(x.ndim - 1, -1, -1))
@@ -1591,7 +1601,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_split_and_load": (), "gluon_backward": (),
+    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),

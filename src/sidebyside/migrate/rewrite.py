@@ -924,6 +924,30 @@ def _nd_cast(site, analysis, text_of):
         f"{_atom(args['data'], text_of(args['data']))}.to({dt}, copy=True)"
 
 
+@_helper_rule("nd-clip-bounds", ["mx.nd.clip"], "nd.clip(x, low, high)",
+              "gluon_clip(x, low, high)",
+              "where nd-clip declines: bounds the script computes (numbers when it runs): "
+              "MXNet's order of tests, which decides where a_min > a_max", ["gluon_clip"])
+def _clip_bounds(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "a_min", "a_max"), 3)
+    if args is None:
+        return None
+    return "gluon_clip(" + ", ".join(text_of(args[k]) for k in ("data", "a_min", "a_max")) + ")"
+
+
+@_rule("nd-tile", ["mx.nd.tile"], "nd.tile(x, (3, 1, 1))", "torch.tile(x, (3, 1, 1))",
+       "reps a literal int or tuple of positive ints (MXNet refuses 0): numpy's tile in both, "
+       "leading ones added to the shorter of the two")
+def _nd_tile(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "reps"), 2)
+    reps = _literal(args["reps"]) if args else _NO
+    reps = (reps,) if _is_int(reps) else reps
+    if args is None or not isinstance(reps, (tuple, list)) or not reps \
+            or not all(_is_int(r) and r > 0 for r in reps):
+        return None
+    return f"torch.tile({text_of(args['data'])}, {_tuple_text(tuple(reps))})"
+
+
 @_rule("nd-flip", ["mx.nd.flip", "mx.nd.reverse"], "nd.flip(x, axis=1)", "torch.flip(x, (1,))",
        "axis a literal int or tuple of ints, none negative (MXNet refuses those): the array "
        "reversed along those axes")
