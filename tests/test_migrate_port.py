@@ -55,7 +55,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
            "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
            "ndarray-class", "init-msraprelu", "metric-custom", "huber-loss", "hinge-loss",
-           "kldiv-loss"}
+           "kldiv-loss", "pause-scope"}
 
 
 def drafted(code: str):
@@ -461,6 +461,47 @@ SCOPES = textwrap.dedent("""\
     with autograd.record():
         flags.append(autograd.is_training())
     """)
+
+
+PAUSED = textwrap.dedent("""\
+    drop = nn.Dropout(0.5)
+
+
+    def run(x):
+        x.attach_grad()
+        with autograd.record():
+            a = x * 3
+            with autograd.pause():
+                b = x * 5
+                flags = [autograd.is_training()]
+                kept = drop(ones)
+            with autograd.pause(train_mode=True):
+                flags.append(autograd.is_training())
+                dropped = drop(ones)
+            flags.append(autograd.is_training())
+            total = (a + b).sum()
+        total.backward()
+        return x.grad, flags, kept, dropped
+    """)
+
+
+def test_pause_stops_recording_and_predicts_as_gluon():
+    """Inside pause(), nothing is recorded (x's gradient counts a, not b) and Dropout keeps
+    everything; pause(train_mode=True) drops; record's training flag comes back after."""
+    ones = np.ones(2000)
+    x0 = np.arange(3.0)
+    mx_grad, mx_flags, mx_kept, mx_dropped = run_mxnet(PAUSED, ones=nd.array(ones))["run"](
+        nd.array(x0))
+    pt_run = run_draft(PAUSED, {"pause-scope", "record-scope", "is-training", "dropout-scoped",
+                                "attach-grad"}, ones=torch.from_numpy(ones))["run"]
+    pt_grad, pt_flags, pt_kept, pt_dropped = pt_run(torch.from_numpy(x0.copy()))
+    np.testing.assert_array_equal(pt_grad.numpy(), mx_grad.asnumpy())
+    assert mx_grad.asnumpy().tolist() == [3.0, 3.0, 3.0]
+    assert pt_flags == mx_flags == [False, True, True]
+    for kept in (mx_kept.asnumpy(), pt_kept.numpy()):
+        np.testing.assert_array_equal(kept, ones)
+    for dropped in (mx_dropped.asnumpy(), pt_dropped.detach().numpy()):
+        assert abs((dropped == 0).mean() - 0.5) < 0.06
 
 
 def test_scopes_train_and_predict_as_gluon():

@@ -868,6 +868,8 @@ NEGATIVE = [
     ("kldiv-loss", "result = gluon.loss.KLDivLoss(True, -1, None, 0, None, shared)"),
     ("nd-tile", "result = nd.tile(x, (0, 2))"),
     ("nd-tile", "result = nd.tile(x, reps)"),
+    ("pause-scope", "import mymodels\nwith mx.autograd.pause():\n    result = 1"),
+    ("pause-scope", "with mx.autograd.pause(True, extra):\n    result = 1"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),

@@ -1040,6 +1040,11 @@ src(HELPERS, "draft-clip-torch-clamp",
     "    return torch.clamp(x, a_min, a_max)\n", "default-changed",
     "nd.clip with computed bounds drafted as torch.clamp (a_max everywhere where a_min > "
     "a_max; MXNet gives a_min below a_min)", targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-pause-records",
+    "        with torch.no_grad(), gluon_scope(train_mode):\n",
+    "        with gluon_scope(train_mode):\n", "mode",
+    "autograd.pause() drafted as a predicting scope that still records: gradients flow "
+    "through what Gluon leaves out", targets=(f"{PORT}::test_pause_stops_recording_and_predicts_as_gluon",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -165,6 +165,20 @@ def gluon_scope(training):
     return scope()
 
 
+def gluon_pause(train_mode=False):
+    """autograd.pause(train_mode=False): its body not recorded (torch.no_grad) and Gluon's
+    training flag set to ``train_mode`` (:class:`GluonMode`), both restored after."""
+    import contextlib
+
+    import torch
+
+    @contextlib.contextmanager
+    def scope():
+        with torch.no_grad(), gluon_scope(train_mode):
+            yield
+    return scope()
+
+
 def gluon_scoped(module):
     """``module`` (a Dropout or BatchNorm) set to train or predict at each call as Gluon's
     scope says (:class:`GluonMode`), not by ``.train()``/``.eval()``."""
@@ -1592,6 +1606,7 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
 HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
+    "gluon_pause": ("GluonMode", "gluon_scope"),
     "gluon_batch_norm": (), "gluon_instance_norm": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),

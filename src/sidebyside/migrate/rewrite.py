@@ -3502,7 +3502,8 @@ def _self_contained(analysis: Analysis) -> bool:
 
 _CONTAINED: dict[int, tuple] = {}
 
-_SCOPES_SET = {"mx.autograd.record", "mx.autograd.train_mode", "mx.autograd.predict_mode"}
+_SCOPES_SET = {"mx.autograd.record", "mx.autograd.train_mode", "mx.autograd.predict_mode",
+               "mx.autograd.pause"}
 
 
 def _scope_ready(analysis: Analysis) -> bool:
@@ -3596,6 +3597,17 @@ _scope_rule("train-mode-scope", ["mx.autograd.train_mode"], "mx.autograd.train_m
 _scope_rule("predict-mode-scope", ["mx.autograd.predict_mode"], "mx.autograd.predict_mode()",
             "gluon_scope(False)", "no arguments, in a file whose layers are all its own: "
             "the draft's Dropout and BatchNorm predict in it", "False")
+
+
+@_helper_rule("pause-scope", ["mx.autograd.pause"], "mx.autograd.pause()", "gluon_pause()",
+              "train_mode (default False), in a file whose layers follow Gluon's scope (as "
+              "record-scope): nothing recorded inside (torch.no_grad) and the draft's Dropout "
+              "and BatchNorm predicting (or training, with train_mode=True)", ["gluon_pause"])
+def _pause(site, analysis, text_of):
+    args = _bind(_call(site), ("train_mode",))
+    if args is None or not _scope_ready(analysis):
+        return None
+    return f"gluon_pause({text_of(args['train_mode'])})" if args else "gluon_pause()"
 
 
 @_rule("is-training", ["mx.autograd.is_training"], "mx.autograd.is_training()",
