@@ -55,7 +55,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
            "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
            "ndarray-class", "init-msraprelu", "metric-custom", "huber-loss", "hinge-loss",
-           "kldiv-loss", "pause-scope"}
+           "kldiv-loss", "pause-scope", "nd-sample-multinomial"}
 
 
 def drafted(code: str):
@@ -729,6 +729,30 @@ def test_custom_metrics_count_as_mxnet():
             assert mx_name == pt_name and abs(mx_value - pt_value) < 1e-6, (mx_name, pt_name)
     assert [n for n, _ in mx_env["results"][0]] == ["hits", "custom(<lambda>)", "total"]
     assert math.isnan(mx_env["after"][1]) and math.isnan(pt_env["after"][1])
+
+
+def test_multinomial_draws_as_mxnet():
+    """Class indices drawn from each row's probabilities: MXNet's shapes and dtypes, the same
+    frequencies (within 4 standard errors over 4,000 draws), the log-probabilities of the
+    draws."""
+    probs = np.array([[0.1, 0.6, 0.3], [0.7, 0.2, 0.1]])
+    code = textwrap.dedent("""\
+        one = nd.sample_multinomial(p)
+        flat = nd.sample_multinomial(p[0])
+        many, logp = nd.sample_multinomial(p, shape=4000, get_prob=True)
+        wide = nd.random.multinomial(p, shape=(2, 3), dtype='uint8')
+        """)
+    mx_env = run_mxnet(code, p=nd.array(probs))
+    pt_env = run_draft(code, {"nd-sample-multinomial"}, p=torch.from_numpy(probs).float())
+    for name in ("one", "flat", "many", "logp", "wide"):
+        m, t = mx_env[name].asnumpy(), pt_env[name].numpy()
+        assert m.shape == t.shape and m.dtype == t.dtype, (name, m.shape, t.shape)
+    for env, arr in ((mx_env, lambda a: a.asnumpy()), (pt_env, lambda a: a.numpy())):
+        many, logp = arr(env["many"]), arr(env["logp"])
+        for row in range(2):
+            freq = np.bincount(many[row], minlength=3) / many.shape[1]
+            assert np.all(np.abs(freq - probs[row]) < 4 * np.sqrt(probs[row] / 4000) + 1e-9)
+            np.testing.assert_allclose(logp[row], np.log(probs[row][many[row]]), rtol=1e-6)
 
 
 def test_empty_copyto_and_wait_to_read_as_mxnet():

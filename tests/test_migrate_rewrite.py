@@ -870,6 +870,8 @@ NEGATIVE = [
     ("nd-tile", "result = nd.tile(x, reps)"),
     ("pause-scope", "import mymodels\nwith mx.autograd.pause():\n    result = 1"),
     ("pause-scope", "with mx.autograd.pause(True, extra):\n    result = 1"),
+    ("nd-sample-multinomial", "result = nd.sample_multinomial(p, out=buf)"),
+    ("nd-sample-multinomial", "result = nd.sample_multinomial(p, dtype=kind)"),
     ("nd-cast", "result = nd.cast(x, dtype=kind)"),
     ("nd-flip", "result = nd.flip(x, axis=ax)"),
     ("nd-flip", "result = nd.flip(x, axis=-1)"),

@@ -807,6 +807,29 @@ def gluon_clip(x, a_min, a_max):
                        x.clamp(min=a_min))
 
 
+def gluon_sample_multinomial(data, shape=None, get_prob=False, dtype="int32"):
+    """nd.sample_multinomial / nd.random.multinomial(data, shape, get_prob, dtype): for each
+    row of class probabilities in ``data`` (the last axis), draws of a class index, int32 by
+    default; ``shape`` draws per row (none: one, and a 1-D ``data`` gives shape (1,), as
+    MXNet); with ``get_prob`` also the log-probabilities of the draws. torch's generator:
+    the same distribution, other numbers."""
+    import math
+
+    import torch
+
+    draws = tuple(shape) if isinstance(shape, (tuple, list)) else \
+        (() if shape is None else (int(shape),))
+    rows = data.reshape(-1, data.shape[-1])
+    picked = torch.multinomial(rows, max(math.prod(draws), 1), replacement=True)
+    out_shape = tuple(data.shape[:-1]) + draws or (1,)
+    picked = picked.reshape(out_shape)
+    out = picked.to(getattr(torch, dtype) if isinstance(dtype, str) else dtype)
+    if not get_prob:
+        return out
+    logp = torch.log(torch.gather(rows, 1, picked.reshape(rows.shape[0], -1))).reshape(out_shape)
+    return out, logp
+
+
 def gluon_reverse_axes(x):
     """NDArray.T and transpose() without axes: every axis reversed, any rank."""
     return x.permute(*range(x.ndim - 1, -1, -1))
@@ -1616,7 +1639,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_split_and_load": (), "gluon_backward": (),
+    "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),

@@ -935,6 +935,21 @@ def _clip_bounds(site, analysis, text_of):
     return "gluon_clip(" + ", ".join(text_of(args[k]) for k in ("data", "a_min", "a_max")) + ")"
 
 
+@_helper_rule("nd-sample-multinomial", ["mx.nd.sample_multinomial", "mx.nd.random.multinomial"],
+              "nd.sample_multinomial(probs, get_prob=True)",
+              "gluon_sample_multinomial(probs, get_prob=True)",
+              "data (rows of class probabilities), shape, get_prob, dtype (a literal, default "
+              "int32): MXNet's output shapes and the log-probabilities of the draws; the same "
+              "distribution, other numbers", ["gluon_sample_multinomial"])
+def _sample_multinomial(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "shape", "get_prob", "out", "dtype"), 1)
+    if args is None or "out" in args or not isinstance(_literal(args.get("dtype"), "int32"),
+                                                       str):
+        return None
+    return _helper_call("gluon_sample_multinomial", ("data", "shape", "get_prob", "out",
+                                                     "dtype"), args, text_of, 1)
+
+
 @_rule("nd-tile", ["mx.nd.tile"], "nd.tile(x, (3, 1, 1))", "torch.tile(x, (3, 1, 1))",
        "reps a literal int or tuple of positive ints (MXNet refuses 0): numpy's tile in both, "
        "leading ones added to the shorter of the two")
