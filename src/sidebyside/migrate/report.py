@@ -647,7 +647,7 @@ def _import_targets(items):
     return sources, imports, targets
 
 
-def _scope_group(items, reports) -> set[str]:
+def _scope_group(items, reports, parsed=None) -> set[str]:
     """The files of the scan whose drafts follow Gluon's training scope together: the files
     that set it (``record()``, ``train_mode()``, ``predict_mode()``) and every file of the
     scan they import, in turn, when each of those is *own* (it uses no Symbol, Module, RNN
@@ -655,7 +655,7 @@ def _scope_group(items, reports) -> set[str]:
     model) and is imported only by own files: the layers the scopes reach are then all in
     files whose drafts read the one flag (:class:`~.draft_helpers.GluonMode`), and no file
     outside drives them with a ``.train()`` that they would not follow."""
-    _, _, targets = _import_targets(items)
+    _, _, targets = parsed or _import_targets(items)
     by_path = {r.path.replace(os.sep, "/"): r for r in reports}
     names = {p: {s.site.name for s in r.sites} for p, r in by_path.items()
              if r.skipped is None and p in targets}
@@ -687,11 +687,12 @@ def _scope_group(items, reports) -> set[str]:
     return group
 
 
-def _mode_free_imports(items) -> dict[str, frozenset[str]]:
+def _mode_free_imports(items, parsed=None) -> dict[str, frozenset[str]]:
     """For each scanned file, the modules it imports (as it spells them) that are files of
     the scan holding no layer that acts differently in training (:data:`_MODE_TEXT`) and
-    importing, in turn, only such files or modules that hold no MXNet model."""
-    sources, imports, targets = _import_targets(items)
+    importing, in turn, only such files or modules that hold no MXNet model (``parsed``:
+    :func:`_import_targets`' answer, if the caller has it)."""
+    sources, imports, targets = parsed or _import_targets(items)
 
     safe: set[str] = set()
     changed = True
@@ -718,16 +719,20 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     None, why it is skipped)``. A class one file defines on a framework base types what
     another file builds from it (``from data import FirstBatches``); a module of the scan
     that holds no layer acting differently in training does not keep a file that imports it
-    from following Gluon's training scope (:func:`_mode_free_imports`)."""
+    from following Gluon's training scope (:func:`_mode_free_imports`); a training script
+    and the model files it imports follow that scope together (:func:`_scope_group`: drafted
+    again, in the group)."""
     written_for = DIRECTIONS[direction]
     local: dict[str, str] = {}
     quiet: dict[str, frozenset[str]] = {}
+    parsed = None
     if len(items) > 1:
         for shown, source, _ in items:
             if source is not None and "class " in source:
                 local.update(_classes_of(source, shown, written_for))
         if direction == "torch":
-            quiet = _mode_free_imports(items)
+            parsed = _import_targets(items)
+            quiet = _mode_free_imports(items, parsed)
     reports = []
     for shown, source, why in items:
         if source is None:
@@ -746,7 +751,7 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
             reports.append(FileReport(shown, skipped=f"cannot be analysed: "
                                                      f"{type(err).__name__}"))
     if direction == "torch" and len(items) > 1:
-        group = _scope_group(items, reports)
+        group = _scope_group(items, reports, parsed)
         for i, (shown, source, _) in enumerate(items):   # drafted again, in the group
             if shown.replace(os.sep, "/") in group:
                 reports[i] = scan_source(source, shown, direction, local,
