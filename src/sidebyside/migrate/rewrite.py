@@ -249,6 +249,16 @@ def _keyword_helper(helper: str, params: tuple[str, ...], required: int,
     return rewrite
 
 
+def _pass_on(name: str, mxnet: list[str], before: str, after: str, note: str, helper: str,
+             params: tuple[str, ...], required: int, positional: int | None = None,
+             check=None) -> None:
+    """A rule that passes the call's arguments on to the draft's helper of the same
+    signature (:func:`_keyword_helper`)."""
+    _RULES.append(Rule(name, tuple(mxnet), before, after, note,
+                       _keyword_helper(helper, params, required, positional, check)))
+    RULE_HELPERS[name] = (helper,)
+
+
 #: nd elementwise functions whose torch function is the same maths (float inputs)
 _ELEMENTWISE = {
     "abs": "abs", "exp": "exp", "expm1": "expm1", "log": "log", "log1p": "log1p",
@@ -2933,26 +2943,20 @@ def _interp_ok(args: dict, name: str, default: int) -> bool:
         _literal(args.get(name), default), bool)
 
 
-@_helper_rule("vision-resize", [f"{_TRANSFORMS}.Resize"],
-              "gluon.data.vision.transforms.Resize(224)", "GluonResize(224)",
-              "size (an int or (W, H)), keep_ratio, interpolation 0 or 1 (the default): "
-              "(H, W, C) images or (N, H, W, C) batches as Gluon resizes them; bilinear "
-              "within 1 of 255 on uint8 (OpenCV's fixed-point weights), nearest the same "
-              "pixels; torchvision's Resize takes (C, H, W)", ["GluonResize"])
-def _vision_resize(site, analysis, text_of):
-    return _keyword_helper("GluonResize", ("size", "keep_ratio", "interpolation"), 1, check=(
-        lambda a: _interp_ok(a, "interpolation", 1)))(site, analysis, text_of)
-
-
-@_helper_rule("vision-center-crop", [f"{_TRANSFORMS}.CenterCrop"],
-              "gluon.data.vision.transforms.CenterCrop(224)", "GluonCenterCrop(224)",
-              "size (an int or (W, H)), interpolation 0 or 1 (the default): the centre of "
-              "an (H, W, C) image, its corner rounded down (torchvision's CenterCrop rounds "
-              "half to even, and takes (C, H, W)); a smaller image's largest centred crop "
-              "of that aspect, resized", ["GluonCenterCrop"])
-def _vision_center_crop(site, analysis, text_of):
-    return _keyword_helper("GluonCenterCrop", ("size", "interpolation"), 1, check=(
-        lambda a: _interp_ok(a, "interpolation", 1)))(site, analysis, text_of)
+_pass_on("vision-resize", [f"{_TRANSFORMS}.Resize"],
+         "gluon.data.vision.transforms.Resize(224)", "GluonResize(224)",
+         "size (an int or (W, H)), keep_ratio, interpolation 0 or 1 (the default): (H, W, C) "
+         "images or (N, H, W, C) batches as Gluon resizes them; bilinear within 1 of 255 on "
+         "uint8 (OpenCV's fixed-point weights), nearest the same pixels; torchvision's Resize "
+         "takes (C, H, W)", "GluonResize", ("size", "keep_ratio", "interpolation"), 1,
+         check=lambda a: _interp_ok(a, "interpolation", 1))
+_pass_on("vision-center-crop", [f"{_TRANSFORMS}.CenterCrop"],
+         "gluon.data.vision.transforms.CenterCrop(224)", "GluonCenterCrop(224)",
+         "size (an int or (W, H)), interpolation 0 or 1 (the default): the centre of an (H, "
+         "W, C) image, its corner rounded down (torchvision's CenterCrop rounds half to even, "
+         "and takes (C, H, W)); a smaller image's largest centred crop of that aspect, resized",
+         "GluonCenterCrop", ("size", "interpolation"), 1,
+         check=lambda a: _interp_ok(a, "interpolation", 1))
 
 
 for _name, _axis in (("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)):
@@ -2980,34 +2984,23 @@ def _vision_cast(site, analysis, text_of):
     return None if dt is None else f"GluonCast({dt})"
 
 
-@_helper_rule("image-imresize", ["mx.image.imresize"], "mx.image.imresize(img, 32, 24)",
-              "gluon_imresize(img, 32, 24)",
-              "src, w, h, interp 0 or 1 (the default) as literals or absent: an (H, W, C) "
-              "image to (h, w, C), bilinear within 1 of 255 on uint8, nearest the same pixels",
-              ["gluon_imresize"])
-def _imresize(site, analysis, text_of):
-    return _keyword_helper("gluon_imresize", ("src", "w", "h", "interp"), 3, 4, check=(
-        lambda a: _interp_ok(a, "interp", 1)))(site, analysis, text_of)
-
-
-@_helper_rule("image-center-crop", ["mx.image.center_crop"],
-              "mx.image.center_crop(img, (32, 32))", "gluon_center_crop(img, (32, 32))",
-              "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them; the "
-              "resize only happens to an image smaller than size, and the helper raises there "
-              "unless interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
-              ["gluon_center_crop"])
-def _image_center_crop(site, analysis, text_of):
-    return _keyword_helper("gluon_center_crop", ("src", "size", "interp"), 2, 3)(
-        site, analysis, text_of)
-
-
-@_helper_rule("image-resize-short", ["mx.image.resize_short"],
-              "mx.image.resize_short(img, 256, interp=1)", "gluon_resize_short(img, 256, 1)",
-              "src, size, interp a literal 0 or 1 (the default, 2, is OpenCV's bicubic, which "
-              "the draft does not carry)", ["gluon_resize_short"])
-def _resize_short(site, analysis, text_of):
-    return _keyword_helper("gluon_resize_short", ("src", "size", "interp"), 3, check=lambda a:
-                           _interp_ok(a, "interp", 2))(site, analysis, text_of)
+_pass_on("image-imresize", ["mx.image.imresize"], "mx.image.imresize(img, 32, 24)",
+         "gluon_imresize(img, 32, 24)",
+         "src, w, h, interp 0 or 1 (the default) as literals or absent: an (H, W, C) image to "
+         "(h, w, C), bilinear within 1 of 255 on uint8, nearest the same pixels",
+         "gluon_imresize", ("src", "w", "h", "interp"), 3, 4,
+         check=lambda a: _interp_ok(a, "interp", 1))
+_pass_on("image-center-crop", ["mx.image.center_crop"],
+         "mx.image.center_crop(img, (32, 32))", "gluon_center_crop(img, (32, 32))",
+         "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them; the resize "
+         "only happens to an image smaller than size, and the helper raises there unless "
+         "interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
+         "gluon_center_crop", ("src", "size", "interp"), 2, 3)
+_pass_on("image-resize-short", ["mx.image.resize_short"],
+         "mx.image.resize_short(img, 256, interp=1)", "gluon_resize_short(img, 256, 1)",
+         "src, size, interp a literal 0 or 1 (the default, 2, is OpenCV's bicubic, which the "
+         "draft does not carry)", "gluon_resize_short", ("src", "size", "interp"), 3,
+         check=lambda a: _interp_ok(a, "interp", 2))
 
 
 #: rules whose text names a module beside torch: the draft imports it
@@ -3023,27 +3016,18 @@ def _dataset_base(site, analysis, text_of):
     return "GluonDatasetBase" if site.kind == "base" else None
 
 
-@_helper_rule("image-folder-dataset", ["mx.gluon.data.vision.ImageFolderDataset",
-                                       "mx.gluon.data.vision.datasets.ImageFolderDataset"],
-              "gluon.data.vision.ImageFolderDataset('train')",
-              "GluonImageFolderDataset('train')",
-              "root, flag, transform: Gluon's classes (sorted folders), files (sorted .jpg, "
-              ".jpeg, .png), synsets and items; images (H, W, C) uint8 as MXNet decodes them, "
-              "with Gluon's transform methods (torchvision's ImageFolder gives PIL images, "
-              "and another file order)", ["GluonImageFolderDataset"])
-def _image_folder(site, analysis, text_of):
-    return _keyword_helper("GluonImageFolderDataset", ("root", "flag", "transform"), 1)(
-        site, analysis, text_of)
-
-
-@_helper_rule("image-imread", ["mx.image.imread", "mx.gluon.data.vision.datasets.image.imread"],
-              "mx.image.imread('cat.jpg')", "gluon_imread('cat.jpg')",
-              "filename, flag (1 colour, 0 grayscale), to_rgb: (H, W, C) uint8 as MXNet "
-              "decodes it; colour the same pixels, grayscale of a colour file within 1",
-              ["gluon_imread"])
-def _imread(site, analysis, text_of):
-    return _keyword_helper("gluon_imread", ("filename", "flag", "to_rgb"), 1, 3)(
-        site, analysis, text_of)
+_pass_on("image-folder-dataset", ["mx.gluon.data.vision.ImageFolderDataset",
+                                  "mx.gluon.data.vision.datasets.ImageFolderDataset"],
+         "gluon.data.vision.ImageFolderDataset('train')", "GluonImageFolderDataset('train')",
+         "root, flag, transform: Gluon's classes (sorted folders), files (sorted .jpg, .jpeg, "
+         ".png), synsets and items; images (H, W, C) uint8 as MXNet decodes them, with "
+         "Gluon's transform methods (torchvision's ImageFolder gives PIL images, and another "
+         "file order)", "GluonImageFolderDataset", ("root", "flag", "transform"), 1)
+_pass_on("image-imread", ["mx.image.imread", "mx.gluon.data.vision.datasets.image.imread"],
+         "mx.image.imread('cat.jpg')", "gluon_imread('cat.jpg')",
+         "filename, flag (1 colour, 0 grayscale), to_rgb: (H, W, C) uint8 as MXNet decodes "
+         "it; colour the same pixels, grayscale of a colour file within 1", "gluon_imread",
+         ("filename", "flag", "to_rgb"), 1, 3)
 
 
 @_helper_rule("array-dataset", ["mx.gluon.data.ArrayDataset"],
