@@ -3056,11 +3056,17 @@ def _a_helper_dataset(analysis: Analysis, recv: ast.AST | None) -> bool:
     if _built_by(analysis, recv, ("vision-mnist", "vision-fashionmnist", "vision-cifar10",
                                   "vision-cifar100", "array-dataset", "image-folder-dataset")):
         return True
-    own = _own_datasets(analysis)
-    values = [recv] if isinstance(recv, ast.Call) else \
-        _values_of(analysis, recv) if recv is not None else []
-    return bool(own) and bool(values) and all(
-        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
+    return _instance_of(analysis, recv, _own_datasets(analysis))
+
+
+def _instance_of(analysis: Analysis, recv: ast.AST | None, classes: set[str]) -> bool:
+    """Whether ``recv`` is built by one of the file's ``classes`` (by name): the call itself,
+    or a name every assignment of which is such a call."""
+    if recv is None or not classes:
+        return False
+    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
+    return bool(values) and all(
+        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in classes
         for v in values)
 
 
@@ -3200,11 +3206,7 @@ def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
         return False
     if _built_by(analysis, recv, "io-ndarray-iter"):
         return True
-    own = _own_iterators(analysis)
-    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
-    return bool(own) and bool(values) and all(
-        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
-        for v in values)
+    return _instance_of(analysis, recv, _own_iterators(analysis))
 
 
 def _name_sources(analysis: Analysis, recv: ast.AST) -> list[ast.AST] | None:
@@ -3301,11 +3303,7 @@ _RULES.append(Rule(
 def _folder_or_own_dataset(analysis: Analysis, recv: ast.AST) -> bool:
     if _built_by(analysis, recv, "image-folder-dataset"):
         return True
-    own = _own_datasets(analysis)
-    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
-    return bool(own) and bool(values) and all(
-        isinstance(v, ast.Call) and isinstance(v.func, ast.Name) and v.func.id in own
-        for v in values)
+    return _instance_of(analysis, recv, _own_datasets(analysis))
 
 
 _RULES.append(Rule(
