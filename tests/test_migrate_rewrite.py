@@ -1076,7 +1076,7 @@ def test_the_structural_pass_reads_only_the_statements_it_changes():
     # the same draft as LibCST over the whole module gives
     whole = structure._top_level_spans
     try:
-        structure._top_level_spans = lambda src: [(0, len(src.splitlines(keepends=True)))]
+        structure._top_level_spans = lambda src, tree=None: [(0, len(src.splitlines(keepends=True)))]
         assert draft(analyse(STRUCTURED, "structured.py")).source == d.source
     finally:
         structure._top_level_spans = whole

@@ -342,12 +342,16 @@ def _lower(value) -> str | None:
 def _trainer_step_mean(analysis) -> list[Finding]:
     """``trainer.step(n)`` (n not 1) after ``mean().backward()``; ``step(1)`` after the
     backward of per-sample Gluon losses (a summed gradient)."""
+    steps = {id(c) for c, _ in analysis.calls() if _is_trainer_step(analysis, c)}
+    if not steps:
+        return []
     out, bindings = [], _file_bindings(analysis)
     for nodes in _scopes(analysis.tree):
+        if not any(id(n) in steps for n in nodes):
+            continue
         assigns = _assignments(nodes)
         backwards = _backward_losses(analysis, nodes)
-        for step in (n for n in nodes
-                     if isinstance(n, ast.Call) and _is_trainer_step(analysis, n)):
+        for step in (n for n in nodes if id(n) in steps):
             n_node = _arg(step, "batch_size", 0)
             n_text = _text(analysis, n_node) if n_node is not None else "1"
             one = n_node is None or _value(n_node) == 1
@@ -1121,12 +1125,16 @@ def _is_optimizer_step(analysis, call: ast.Call) -> bool:
     "trainer.step(1).",
     _place("08_optimizers_trainer", "6. What `trainer.step(n)` does"), "gluon")
 def _optimizer_step(analysis) -> list[Finding]:
+    steps = {id(c) for c, _ in analysis.calls() if _is_optimizer_step(analysis, c)}
+    if not steps:
+        return []
     out, bindings = [], _file_bindings(analysis)
     for nodes in _scopes(analysis.tree):
+        if not any(id(n) in steps for n in nodes):
+            continue
         assigns = _assignments(nodes)
         backwards = _backward_losses(analysis, nodes)
-        for step in (n for n in nodes if isinstance(n, ast.Call)
-                     and _is_optimizer_step(analysis, n)):
+        for step in (n for n in nodes if id(n) in steps):
             before = [(c, loss) for c, loss in backwards if c.lineno <= step.lineno]
             if not before:
                 continue

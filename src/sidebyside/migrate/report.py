@@ -449,12 +449,12 @@ def scan_source(source: str, path: str = "<string>", direction: str = "torch",
     reports = [SiteReport(s, _counterparts(s, direction, analysis), by_site[id(s)])
                for s in sites]
     target = "torch" if direction == "torch" else "mxnet"  # rewrite.draft's names
-    probe = rewrite.draft(analysis, [], target, second_pass=False)
+    _, rewritten, consumed = rewrite.plan(analysis) if target == "torch" else ((), (), ())
     fired = collections.defaultdict(list)
-    for line, rule in probe.rewritten:
+    for line, rule in sorted(rewritten):
         fired[line].append(rule)
     rules = {r.name: r for r in rewrite.RULES}
-    taken = {(line, col): rule for line, col, rule in probe.consumed}
+    taken = {(line, col): rule for line, col, rule in consumed}
     for r in reports:
         for rule in fired.get(r.site.line, ()):
             if r.site.name in rules[rule].mxnet:

@@ -524,11 +524,11 @@ def _self_type(base: str) -> str:
     return base
 
 
-def _user_attrs(tree: ast.AST) -> set[str]:
+def _user_attrs(nodes: list[ast.AST]) -> set[str]:
     """The attributes a file gives ``self`` (``self.fc = …``) and the methods its classes
-    define: the user's own names, never framework constructs."""
+    define: the user's own names, never framework constructs (``nodes``: the file's)."""
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
                 and isinstance(node.value, ast.Name) and node.value.id == "self":
             out.add(node.attr)
@@ -570,13 +570,13 @@ _TRANSFORM_DATASETS = {f"mx.gluon.data.vision.{c}" for c in (
     "ImageListDataset")}
 
 
-def _transform_functions(tree: ast.Module, aliases: dict[str, str]) -> set[str]:
+def _transform_functions(nodes: list[ast.AST], aliases: dict[str, str]) -> set[str]:
     """The functions of the file that a Gluon dataset calls with its samples: passed as
     ``transform=`` to one of its vision datasets, or to ``.transform(fn)`` /
     ``.transform_first(fn)`` (methods only Gluon's datasets have). Their first parameter is
-    an NDArray. A lambda is named by its ``id``."""
+    an NDArray. A lambda is named by its ``id`` (``nodes``: the file's)."""
     out: set = set()
-    for node in ast.walk(tree):
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         parts = _dotted(node.func)
@@ -609,9 +609,10 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     imports.visit(tree)
     walker = _Walker(path, source, imports.aliases, direction)
     walker.block_classes.update(imports.local)
-    walker.user_attrs = _user_attrs(tree)
+    nodes = list(ast.walk(tree))   # walked once, kept by the analysis (Analysis.nodes)
+    walker.user_attrs = _user_attrs(nodes)
     if direction == names.MXNET:
-        walker.transform_fns = _transform_functions(tree, imports.aliases)
+        walker.transform_fns = _transform_functions(nodes, imports.aliases)
     walker.visit(tree)
     sites = [Site(path, node.lineno, node.col_offset, node.end_lineno or node.lineno,
                   node.end_col_offset or 0, name, "import", names.framework_of(name) or "",
@@ -620,7 +621,7 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     sites += walker.sites
     sites.sort(key=lambda s: (s.line, s.col, s.kind != "import"))
     return Analysis(path, source, tree, imports.aliases, sites, walker.types,
-                    walker.block_classes, walker.names, walker.lines)
+                    walker.block_classes, walker.names, walker.lines, nodes)
 
 
 def module_name(relative_path: str) -> list[str]:

@@ -3883,6 +3883,12 @@ def _statements(tree: ast.Module) -> tuple[ast.stmt, ...]:
     return tuple(n for n in ast.walk(tree) if isinstance(n, ast.stmt))
 
 
+@functools.lru_cache(maxsize=4)
+def _spans(tree: ast.Module) -> tuple[tuple[int, int], ...]:
+    """(first line, last line) of each statement (:func:`_first_line`)."""
+    return tuple((_first_line(s), s.end_lineno) for s in _statements(tree))
+
+
 def _first_line(stmt: ast.stmt) -> int:
     """A statement's first line: its first decorator's for a decorated def or class."""
     decos = getattr(stmt, "decorator_list", None) or []
@@ -3906,11 +3912,10 @@ def _safe_lines(tree: ast.Module, src: _Source) -> set[int]:
 def _marker_line(tree: ast.Module, src: _Source, line: int, safe: set[int]) -> int:
     """The line a marker for ``line`` goes above: the first line of the innermost statement
     holding it (walking out to one that starts a line), else the next statement's."""
-    holders = [s for s in _statements(tree) if _first_line(s) <= line <= s.end_lineno]
-    holders.sort(key=lambda s: (_first_line(s), -s.end_lineno))  # outermost first
-    for stmt in reversed(holders):
-        if _first_line(stmt) in safe:
-            return _first_line(stmt)
+    holders = [(first, -end) for first, end in _spans(tree) if first <= line <= end]
+    for first, _ in sorted(holders, reverse=True):    # innermost first
+        if first in safe:
+            return first
     later = sorted(ln for ln in safe if ln >= line)
     return later[0] if later else len(src.starts) + 1
 
@@ -3952,6 +3957,24 @@ def _helpers_line(tree: ast.Module, safe: set[int]) -> int:
 _PLANS: dict = {}  # id(analysis) -> (analysis, (edits, fired)) of the last file drafted
 
 
+def plan(analysis: Analysis, src: _Source | None = None
+         ) -> tuple[list[tuple[int, int, str]], list[tuple[int, str]], list[tuple[int, int, str]]]:
+    """What the draft of ``analysis``'s file to PyTorch rewrites, before anything is written:
+    (edits (start, end, text), the rules fired (line, rule), the sites consumed by another
+    construct's rewrite (line, col, rule)). Worked out once per analysis: :func:`draft`
+    reuses it."""
+    cached = _PLANS.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    writer = _Writer(analysis, src or _Source(analysis.source))
+    edits, fired = writer.edits_below(analysis.tree)
+    fired = fired + _blocks_to_modules(analysis, writer.done)
+    out = (edits, fired, sorted(set(writer.consumed)))
+    _PLANS.clear()  # one file at a time: a second draft of it reuses the rewrites
+    _PLANS[id(analysis)] = (analysis, out)
+    return out
+
+
 def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torch",
           second_pass: bool = True) -> Draft:
     """The draft port of ``analysis``'s file: every call a :data:`RULES` rule qualifies
@@ -3967,16 +3990,7 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
     fired: list[tuple[int, str]] = []
     consumed: list[tuple[int, int, str]] = []
     if direction == "torch":
-        cached = _PLANS.get(id(analysis))
-        if cached is not None and cached[0] is analysis:
-            edits, fired, consumed = cached[1]
-        else:
-            writer = _Writer(analysis, src)
-            edits, fired = writer.edits_below(tree)
-            fired = fired + _blocks_to_modules(analysis, writer.done)
-            consumed = sorted(set(writer.consumed))
-            _PLANS.clear()  # one file at a time: a second draft of it reuses the rewrites
-            _PLANS[id(analysis)] = (analysis, (edits, fired, consumed))
+        edits, fired, consumed = plan(analysis, src)
     safe = _safe_lines(tree, src)
     newline = _newline(analysis.source)
     inserts: list[tuple[int, int, str]] = []   # (offset, order, text)
@@ -4005,14 +4019,14 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
                                       src.indent(at) + structure.comment(rule), newline))
     out = _assemble(src.data, edits, inserts)
     try:
-        ast.parse(out)
+        parsed = ast.parse(out)
     except SyntaxError as e:  # pragma: no cover - a bug in a rule or in the writer
         raise RuntimeError(f"internal error: the draft of {analysis.path} does not parse "
                            f"({e.msg}, line {e.lineno}); not written") from e
     if direction == "torch" and second_pass and fired:  # nothing rewritten: left as it is
         from . import structure
 
-        out, _ = structure.apply(out)
+        out, _ = structure.apply(out, tree=parsed)
     return Draft(out, sorted(fired), list(markers), consumed)
 
 

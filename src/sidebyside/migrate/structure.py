@@ -51,12 +51,12 @@ def comment(rule: str) -> str:
     return f"{HANDSHAKE} [{rule}]"
 
 
-def apply(source: str, original: str | None = None) -> tuple[str, list[str]]:
+def apply(source: str, original: str | None = None, tree=None) -> tuple[str, list[str]]:
     """The draft with every handshake carried out and the ``mxnet`` imports that nothing in
     it uses removed (with ``original``, the scanned file, only those it used: an import it
     never used is left as it was): (new source, the rules carried out, in order).
     Raises ``RuntimeError`` if a handshake is left that no transform took (a bug: the draft
-    is not written)."""
+    is not written). ``tree``: ``ast.parse(source)``, if the caller has it."""
     done: list[str] = []
     if HANDSHAKE in source and available():
         import libcst as cst
@@ -64,7 +64,7 @@ def apply(source: str, original: str | None = None) -> tuple[str, list[str]]:
         unwrap = _Unwrap()
         lines = source.splitlines(keepends=True)
         parts = []
-        for start, end in _top_level_spans(source):   # LibCST only where a handshake is
+        for start, end in _top_level_spans(source, tree):   # LibCST only at a handshake
             chunk = "".join(lines[start:end])
             if HANDSHAKE in chunk:
                 # a statement above, so that the comments are the next one's leading lines
@@ -79,14 +79,15 @@ def apply(source: str, original: str | None = None) -> tuple[str, list[str]]:
             parts.append(chunk)
         source = "".join(parts)
         done = unwrap.done
+        tree = None
     left = _HANDSHAKE.search(source)
     if left:
         raise RuntimeError(f"internal error: the structural rule {left.group(1)} was not "
                            "carried out; the draft is not written")
-    return _drop_unused_imports(source, original), done
+    return _drop_unused_imports(source, original, tree), done
 
 
-def _top_level_spans(source: str) -> list[tuple[int, int]]:
+def _top_level_spans(source: str, tree=None) -> list[tuple[int, int]]:
     """The module cut into runs of lines ``[start, end)`` (0-based), one per top-level
     statement with the comments and blank lines above it (statements sharing a line stay in
     one run), and the lines after the last: each parses alone, and a handshake comment is in
@@ -96,7 +97,7 @@ def _top_level_spans(source: str) -> list[tuple[int, int]]:
 
     spans: list[list[int]] = []
     end = 0
-    for stmt in ast.parse(source).body:
+    for stmt in (tree or ast.parse(source)).body:
         if spans and stmt.lineno <= end:           # on the line the last one ends on
             spans[-1][1] = end = max(end, stmt.end_lineno or stmt.lineno)
             continue
@@ -108,19 +109,21 @@ def _top_level_spans(source: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans]
 
 
-def _drop_unused_imports(source: str, original: str | None) -> str:
+def _drop_unused_imports(source: str, original: str | None, tree=None) -> str:
     """``source`` without the ``mxnet`` import statements none of whose names it uses (a
     statement on lines of its own; one that binds a name still used stays whole). The
-    standard library's parser suffices: a whole statement goes, its lines with it."""
+    standard library's parser suffices: a whole statement goes, its lines with it
+    (``tree``: ``ast.parse(source)``, if the caller has it)."""
     import ast
 
-    tree = ast.parse(source)
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+    tree = tree or ast.parse(source)
+    nodes = list(ast.walk(tree))
+    used = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     before = _names_used(original) if original is not None else None
     lines = source.splitlines(keepends=True)
     drop: set[int] = set()
-    for node in ast.walk(tree):
+    top, nested = {id(stmt) for stmt in tree.body}, 0
+    for node in nodes:
         if isinstance(node, ast.Import):
             mods = [a.name for a in node.names]
             bound = [a.asname or a.name.split(".")[0] for a in node.names]
@@ -139,9 +142,12 @@ def _drop_unused_imports(source: str, original: str | None) -> str:
         if ";" in text or not text.startswith(("import", "from")):
             continue  # shares its line with another statement: left as it is
         drop.update(range(first, last + 1))
+        nested += id(node) not in top
     if not drop:
         return source
     out = "".join(line for i, line in enumerate(lines, 1) if i not in drop)
+    if nested == 0:
+        return out        # only the module's own statements: no block is left empty
     try:
         ast.parse(out)
     except SyntaxError:   # the import was a block's only statement: keep it
