@@ -50,6 +50,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "io-iterator-method", "io-batch-attribute", "trainer-optimizer", "vision-resize",
            "vision-center-crop", "vision-flip-left-right", "vision-flip-top-bottom",
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
+           "image-random-crop", "image-fixed-crop",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -1201,6 +1202,26 @@ def test_a_model_file_another_api_also_imports_keeps_torchs_layers(tmp_path):
     assert "gluon_scope(" not in drafts["gtrain.py"]
 
 
+@pytest.mark.parametrize("line, found", [("sys.path.append('../lib')", True),
+                                         ("sys.path.insert(0, '../lib/')", True),
+                                         ("sys.path.append('/opt/lib')", False),
+                                         ("sys.path.append(LIB)", False), ("", False)])
+def test_a_folder_the_script_puts_on_sys_path_is_searched(tmp_path, line, found):
+    """A training script in app/ that imports its model from ../lib through sys.path (as
+    MXNet's example/gluon/audio does): the model file is found relative to the script's
+    folder, so the two follow Gluon's scope together; an absolute or computed folder is
+    not searched (nor is any file then)."""
+    src = tmp_path / "src"
+    (src / "lib").mkdir(parents=True)
+    (src / "app").mkdir()
+    (src / "lib" / "gnet.py").write_text(GROUP_NET)
+    (src / "app" / "gtrain.py").write_text(f"import sys\nLIB = '../lib'\n{line}\n"
+                                           + GROUP_TRAIN.replace("NETMODULE", "gnet"))
+    drafts = {f.path.replace(os.sep, "/"): f.draft.source for f in report.scan(src).analysed}
+    assert ("gluon_scope(True)" in drafts["app/gtrain.py"]) is found
+    assert ("gluon_scoped(" in drafts["lib/gnet.py"]) is found
+
+
 # -- mx.io: NDArrayIter, DataBatch, the file's own DataIter -----------------------------------
 
 def _numpy_of(x):
@@ -1366,6 +1387,46 @@ IMAGE_OPS = textwrap.dedent("""\
             transforms.Cast('float64')(img), transforms.Cast()(img)]
     rect = mx.image.center_crop(img, (12, 9))[1]
     """)
+
+
+RANDOM_CROPS = textwrap.dedent("""\
+    import random
+    random.seed(11)
+    crops = [mx.image.random_crop(img, (16, 12)) for _ in range(5)]
+    crops += [mx.image.random_crop(img, size=(37, 23)), mx.image.random_crop(tall, (25, 30), 0),
+              mx.image.random_crop(img, (60, 10), interp=1)]
+    fixed = [mx.image.fixed_crop(img, 3, 5, 10, 8), mx.image.fixed_crop(img, 0, 0, 20, 20, (10, 10), 0),
+             mx.image.fixed_crop(tall, 2, 1, 9, 9, size=(9, 9))]
+    """)
+
+
+def test_random_and_fixed_crops_give_gluons_pixels():
+    """mx.image.random_crop draws its corners from Python's random module: after the same
+    seed the draft draws the same ones; crops are the same pixels; a crop larger than the
+    image is scaled down to its aspect and resized (nearest: the same pixels, bilinear within
+    1 of 255); fixed_crop with and without a size."""
+    rng = np.random.default_rng(9)
+    img = rng.integers(0, 256, (23, 37, 3)).astype(np.uint8)
+    tall = rng.integers(0, 256, (41, 19, 3)).astype(np.uint8)
+    mx_env = run_mxnet(RANDOM_CROPS, img=nd.array(img, dtype="uint8"),
+                       tall=nd.array(tall, dtype="uint8"))
+    pt_env = run_draft(RANDOM_CROPS, {"image-random-crop", "image-fixed-crop"},
+                       img=torch.from_numpy(img), tall=torch.from_numpy(tall))
+    rects = [r for _, r in mx_env["crops"]]
+    assert rects == [r for _, r in pt_env["crops"]]
+    assert len(set(rects[:5])) > 2                 # the corners are drawn, not fixed
+    assert rects[6][2:] == (19, 22) and rects[7][2:] == (37, 6)   # scaled down, then resized
+    outs = [(m, t) for (m, _), (t, _) in zip(mx_env["crops"], pt_env["crops"], strict=True)]
+    outs += list(zip(mx_env["fixed"], pt_env["fixed"], strict=True))
+    for i, (m, t) in enumerate(outs):
+        m, t = m.asnumpy(), t.numpy()
+        assert m.shape == t.shape and m.dtype == t.dtype, (i, m.shape, t.shape)
+        if i == 7:      # bilinear
+            assert np.abs(m.astype(int) - t.astype(int)).max() <= 1
+        else:
+            np.testing.assert_array_equal(t, m, err_msg=str(i))
+    with pytest.raises(ValueError, match="interp=2"):   # bicubic, the default, not carried
+        pt_env["gluon_random_crop"](torch.from_numpy(img), (60, 10))
 
 
 def test_resizes_and_crops_give_gluons_pixels():

@@ -896,6 +896,8 @@ NEGATIVE = [
     ("image-resize-short", "result = mx.image.resize_short(img, 32)"),
     ("image-resize-short", "result = mx.image.resize_short(img, 32, interp=3)"),
     ("image-center-crop", "result = mx.image.center_crop(img, (8, 8), 1, extra)"),
+    ("image-random-crop", "result = mx.image.random_crop(img, (8, 8), 1, extra)"),
+    ("image-fixed-crop", "result = mx.image.fixed_crop(img, 0, 0, 4)"),
     ("ndarray-size", "x = nd.zeros((2, 3))\nx.size = 4"),
     ("ndarray-t", "x = nd.zeros((2, 3))\nx.T = y"),
     ("io-batch-attribute", "class Pass(mx.io.DataIter):\n    def __init__(self, it):\n"

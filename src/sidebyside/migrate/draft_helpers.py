@@ -1178,6 +1178,35 @@ def gluon_center_crop(src, size, interp=2):
     return out, (x0, y0, new_w, new_h)
 
 
+def gluon_fixed_crop(src, x0, y0, w, h, size=None, interp=2):
+    """mx.image.fixed_crop(src, x0, y0, w, h, size, interp): the (w, h) crop of an (H, W, C)
+    image at (x0, y0), resized to ``size`` (W, H) when given and different
+    (:func:`gluon_imresize`)."""
+    out = src[y0:y0 + h, x0:x0 + w]
+    if size is not None and (w, h) != tuple(size):
+        out = gluon_imresize(out, size[0], size[1], interp)
+    return out
+
+
+def gluon_random_crop(src, size, interp=2):
+    """mx.image.random_crop(src, size, interp): a (W, H) = ``size`` crop of an (H, W, C) image
+    at a corner drawn by Python's ``random.randint``, x then y, as MXNet draws it (the same
+    crops after the same ``random.seed``); an image smaller than ``size`` gives the largest
+    crop of that aspect, resized to ``size``. Returns (image, (x0, y0, w, h))."""
+    import random
+
+    h, w, _ = src.shape
+    new_w, new_h = size
+    if h < new_h:
+        new_w, new_h = float(new_w * h) / new_h, h
+    if w < new_w:
+        new_w, new_h = w, float(new_h * w) / new_w
+    new_w, new_h = int(new_w), int(new_h)
+    x0 = random.randint(0, w - new_w)
+    y0 = random.randint(0, h - new_h)
+    return gluon_fixed_crop(src, x0, y0, new_w, new_h, size, interp), (x0, y0, new_w, new_h)
+
+
 def gluon_resize_short(src, size, interp=2):
     """mx.image.resize_short(src, size, interp): the shorter side of an (H, W, C) image to
     ``size``, the other by MXNet's integer arithmetic (:func:`gluon_imresize`)."""
@@ -1648,6 +1677,8 @@ HELPERS = {
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "gluon_imresize": (), "gluon_center_crop": ("gluon_imresize",),
     "gluon_resize_short": ("gluon_imresize",), "GluonResize": ("gluon_imresize",),
+    "gluon_fixed_crop": ("gluon_imresize",),
+    "gluon_random_crop": ("gluon_imresize", "gluon_fixed_crop"),
     "GluonCenterCrop": ("gluon_imresize", "gluon_center_crop"), "GluonRandomFlip": (),
     "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
     "GluonDatasetBase": ("GluonDataset",),

@@ -594,26 +594,38 @@ _MODE_TEXT = re.compile(r"Dropout|BatchNorm|InstanceNorm|train_mode|predict_mode
                         r"|set_training|model_zoo|SymbolBlock|\b(?:rnn|sym|symbol|mod|Module)\b")
 
 
-def _module_imports(source: str) -> list[tuple[int, str, tuple[str, ...]]] | None:
-    """Each import of a module: (level, module, names imported from it); None if the source
-    does not parse."""
+def _module_imports(source: str) -> tuple[list[tuple[int, str, tuple[str, ...]]],
+                                           list[str]] | None:
+    """Each import of a module: (level, module, names imported from it); and the relative
+    folders the file puts on ``sys.path`` (``sys.path.append('../')``: string literals, read
+    from the script's folder, where it is meant to run). None if the source does not
+    parse."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
-    out = []
+    out, dirs = [], []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out += [(0, a.name, ()) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
             out.append((node.level, node.module or "", tuple(a.name for a in node.names)))
-    return out
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr in ("append", "insert") and node.args \
+                and ast.unparse(node.func.value) == "sys.path":
+            folder = node.args[-1]
+            if isinstance(folder, ast.Constant) and isinstance(folder.value, str) \
+                    and folder.value and not posixpath.isabs(folder.value):
+                dirs.append(folder.value)
+    return out, dirs
 
 
-def _local_targets(shown: str, level: int, module: str, names, files: set[str]) -> list[str]:
+def _local_targets(shown: str, level: int, module: str, names, files: set[str],
+                   extra: list[str] = ()) -> list[str]:
     """The scanned files an import can mean: the module and each name as a submodule, found
     beside the importing file (the script's folder is first on sys.path), in the package a
-    relative import names, or from the scan's root."""
+    relative import names, in a relative folder the file adds to sys.path (``extra``), or
+    from the scan's root."""
     here = posixpath.dirname(shown.replace(os.sep, "/"))
     if level:
         for _ in range(level - 1):
@@ -621,6 +633,10 @@ def _local_targets(shown: str, level: int, module: str, names, files: set[str]) 
         bases = [here]
     else:
         bases = [here, ""] if here else [""]
+        for folder in extra:
+            base = posixpath.normpath(posixpath.join(here, folder.replace("\\", "/")))
+            if not base.startswith(".."):
+                bases.append("" if base == "." else base)
     parts = [p for p in module.split(".") if p]
     found = []
     for base in bases:
@@ -640,10 +656,11 @@ def _import_targets(items):
     sources = {s.replace(os.sep, "/"): src for s, src, _ in items
                if src is not None and s.endswith(".py")}
     files = set(sources)
-    imports = {s: _module_imports(src) for s, src in sources.items()}
-    targets = {s: [(mod, _local_targets(s, lvl, mod, names, files))
+    parsed = {s: _module_imports(src) for s, src in sources.items()}
+    imports = {s: p[0] for s, p in parsed.items() if p is not None}
+    targets = {s: [(mod, _local_targets(s, lvl, mod, names, files, parsed[s][1]))
                    for lvl, mod, names in imps]
-               for s, imps in imports.items() if imps is not None}
+               for s, imps in imports.items()}
     return sources, imports, targets
 
 

@@ -2996,6 +2996,17 @@ _pass_on("image-center-crop", ["mx.image.center_crop"],
          "only happens to an image smaller than size, and the helper raises there unless "
          "interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
          "gluon_center_crop", ("src", "size", "interp"), 2, 3)
+_pass_on("image-random-crop", ["mx.image.random_crop"],
+         "mx.image.random_crop(img, (224, 224))", "gluon_random_crop(img, (224, 224))",
+         "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them, the corner "
+         "drawn by Python's random module as MXNet draws it; the resize only happens to an "
+         "image smaller than size, and the helper raises there unless interp is 0 or 1",
+         "gluon_random_crop", ("src", "size", "interp"), 2, 3)
+_pass_on("image-fixed-crop", ["mx.image.fixed_crop"],
+         "mx.image.fixed_crop(img, 4, 2, 16, 12)", "gluon_fixed_crop(img, 4, 2, 16, 12)",
+         "src, x0, y0, w, h, size (W, H), interp: the crop, resized when size is given and "
+         "differs (the helper raises there unless interp is 0 or 1)",
+         "gluon_fixed_crop", ("src", "x0", "y0", "w", "h", "size", "interp"), 5, 7)
 _pass_on("image-resize-short", ["mx.image.resize_short"],
          "mx.image.resize_short(img, 256, interp=1)", "gluon_resize_short(img, 256, 1)",
          "src, size, interp a literal 0 or 1 (the default, 2, is OpenCV's bicubic, which the "
@@ -3550,7 +3561,8 @@ def holds_no_model(module: str) -> bool:
 #: them is still self-contained; its own modules, gluoncv, gluonnlp... are not
 NO_MODELS = {"pandas", "scipy", "sklearn", "matplotlib", "PIL", "cv2", "tqdm", "requests",
               "h5py", "yaml", "skimage", "imageio", "seaborn", "librosa", "soundfile", "nltk",
-              "tabulate", "termcolor", "pycocotools", "IPython", "matplotlib_inline"}
+              "tabulate", "termcolor", "pycocotools", "IPython", "matplotlib_inline", "gym",
+              "gymnasium", "lmdb", "mpl_toolkits", "tensorboardX"}
 
 
 @_structural("record-unwrap", ["mx.autograd.record"],
