@@ -50,7 +50,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "io-iterator-method", "io-batch-attribute", "trainer-optimizer", "vision-resize",
            "vision-center-crop", "vision-flip-left-right", "vision-flip-top-bottom",
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
-           "image-random-crop", "image-fixed-crop",
+           "image-random-crop", "image-fixed-crop", "np-random-normal", "np-random-uniform",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -104,7 +104,13 @@ SAMPLERS = ["mx.nd.random.normal(0.5, 2.0, shape=(200, 300))",
             "mx.random.uniform(-1, 3, (300, 200), ctx=mx.cpu())",
             "nd.random.uniform(shape=(60000,))",
             "nd.random.randn(200, 300)",
-            "nd.random.randn(n, dtype='float64')"]
+            "nd.random.randn(n, dtype='float64')",
+            "mx.np.random.normal(0.5, 2.0, size=(200, 300))",
+            "mx.np.random.normal(scale=0.01, size=(n, 1), dtype='float64')",
+            "mx.np.random.uniform(-1, 3, 60000)", "mx.np.random.uniform(size=(300, 200))",
+            "(lambda f: f(0.5, 2.0, (200, 300)))(mx.np.random.normal)",
+            "(lambda f: f(200, 300))(mx.np.random.randn)",
+            "(lambda f: f(300, 200))(mx.np.random.rand)"]
 
 
 @pytest.mark.parametrize("call", SAMPLERS)
@@ -112,9 +118,10 @@ def test_random_arrays_are_drawn_from_mxnets_distribution(call):
     """The same shape and dtype, and samples the Kolmogorov–Smirnov test cannot tell apart."""
     code = f"n = 60000\nsample = {call}\n"
     want = run_mxnet(code)["sample"]
-    rule = "nd-random-" + call.split("(")[0].split(".")[-1]
+    rule = "np-reference" if call.startswith("(") else \
+        ("np" if ".np." in call else "nd") + "-random-" + call.split("(")[0].split(".")[-1]
     got = run_draft(code, {rule})["sample"]
-    assert tuple(got.shape) == want.shape and str(got.dtype) == f"torch.{want.dtype.__name__}"
+    assert tuple(got.shape) == want.shape and str(got.dtype) == f"torch.{np.dtype(want.dtype)}"
     same_distribution(want.asnumpy(), got.numpy())
 
 

@@ -572,6 +572,46 @@ def gluon_np_array(obj, dtype=None, ctx=None):
     return out if ctx is None else out.to(ctx)
 
 
+def _np_dtype(dtype):
+    """A torch dtype for mx.np's ``dtype`` argument: None is MXNet's float32; a torch dtype,
+    a numpy type or a string."""
+    import numpy
+    import torch
+
+    if dtype is None:
+        return torch.float32
+    return dtype if isinstance(dtype, torch.dtype) else getattr(torch, numpy.dtype(dtype).name)
+
+
+def gluon_np_zeros(shape, dtype=None, order="C", ctx=None):
+    """mx.np.zeros(shape, dtype, order, ctx): float32 unless ``dtype`` says (numpy's default
+    is float64)."""
+    import torch
+
+    if order != "C":
+        raise ValueError(f"np.zeros order={order!r}: MXNet takes only 'C'")
+    return torch.zeros(shape, dtype=_np_dtype(dtype), device=ctx)
+
+
+def gluon_np_ones(shape, dtype=None, order="C", ctx=None):
+    """mx.np.ones(shape, dtype, order, ctx): as :func:`gluon_np_zeros`, ones."""
+    import torch
+
+    if order != "C":
+        raise ValueError(f"np.ones order={order!r}: MXNet takes only 'C'")
+    return torch.ones(shape, dtype=_np_dtype(dtype), device=ctx)
+
+
+def gluon_np_arange(start, stop=None, step=1, dtype=None, ctx=None):
+    """mx.np.arange(start, stop, step, dtype, ctx): float32 unless ``dtype`` says, whole
+    numbers included (numpy's and torch's are int64 there)."""
+    import torch
+
+    if stop is None:
+        start, stop = 0, start
+    return torch.arange(start, stop, step, dtype=_np_dtype(dtype), device=ctx)
+
+
 class GluonDataDesc(tuple):
     """mx.io.DataDesc(name, shape, dtype, layout): the pair ``(name, shape)``, with ``dtype``
     and ``layout`` beside it."""
@@ -1668,6 +1708,8 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
+    "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
+    "gluon_np_arange": ("_np_dtype",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),

@@ -986,7 +986,7 @@ def _nd_flip(site, analysis, text_of):
 
 
 #: NDArray methods whose mx.np.ndarray namesake means the same (the rule takes both)
-_NP_METHODS = {"asnumpy", "attach_grad", "as_in_context", "shape", "ndim"}
+_NP_METHODS = {"asnumpy", "attach_grad", "as_in_context", "shape", "ndim", "T"}
 
 
 def _method(name: str, mx_name: str, before: str, after: str, note: str, build) -> None:
@@ -1665,6 +1665,156 @@ _np_two("tile", "tile", ("A", "reps"), "x, (2, 1)",
         "the array and its repetitions (an int or a tuple)")
 _np_two("power", "pow", ("x1", "x2"), "x, 2",
         "two arguments (arrays or numbers, broadcasting); no out")
+
+
+@_rule("np-nonzero", ["mx.np.nonzero"], "np.nonzero(x > 0)",
+       "torch.nonzero(x > 0, as_tuple=True)",
+       "one array: a tuple of int64 index arrays, one per axis, in row-major order in both")
+def _np_nonzero(site, analysis, text_of):
+    args = _bind(_call(site), ("a",), 1)
+    return None if args is None else f"torch.nonzero({text_of(args['a'])}, as_tuple=True)"
+
+
+for _op in ("maximum", "minimum"):
+    _RULES.append(Rule(
+        f"np-{_op}", (f"mx.np.{_op}",), f"np.{_op}(x, 0)", f"gluon_{_op}(x, 0)",
+        "two arguments, arrays or numbers (no out): a number beside an array is cast to the "
+        "array's dtype first, in mx.np as in mx.nd (an int32 array and 0.5 give int32, where "
+        "numpy gives float64); two arrays broadcast and promote in both",
+        lambda site, analysis, text_of, _op=_op: None if (
+            args := _bind(_call(site), ("x1", "x2"), 2)) is None
+        else f"gluon_{_op}({text_of(args['x1'])}, {text_of(args['x2'])})"))
+    RULE_HELPERS[_RULES[-1].name] = (f"gluon_{_op}",)
+
+
+@_rule("np-unique", ["mx.np.unique"], "np.unique(x, return_counts=True)",
+       "torch.unique(x, sorted=True, return_counts=True)",
+       "the array, return_inverse and return_counts literal bools, no return_index (torch has "
+       "none) and no axis: the sorted values of the flattened array, then the inverse and the "
+       "counts (int64) in numpy's order")
+def _np_unique(site, analysis, text_of):
+    args = _bind(_call(site), ("ar", "return_index", "return_inverse", "return_counts",
+                               "axis"), 1)
+    if args is None or _literal(args.get("return_index"), False) is not False \
+            or _literal(args.get("axis"), None) is not None:
+        return None
+    flags = ""
+    for k in ("return_inverse", "return_counts"):
+        v = _literal(args.get(k), False)
+        if v not in (True, False):
+            return None
+        flags += f", {k}=True" if v else ""
+    return f"torch.unique({text_of(args['ar'])}, sorted=True{flags})"
+
+
+@_rule("np-repeat", ["mx.np.repeat"], "np.repeat(x, 2, axis=1)",
+       "torch.repeat_interleave(x, 2, dim=1)",
+       "the array, repeats (an int or an array of them), axis absent (the flattened array, "
+       "in both) or a literal int")
+def _np_repeat(site, analysis, text_of):
+    args = _bind(_call(site), ("a", "repeats", "axis"), 2)
+    if args is None:
+        return None
+    axis = _literal(args.get("axis"), None)
+    if axis is not None and not _is_int(axis):
+        return None
+    dim = "" if axis is None else f", dim={axis}"
+    return f"torch.repeat_interleave({text_of(args['a'])}, {text_of(args['repeats'])}{dim})"
+
+
+def _np_spread(op: str) -> None:
+    def reduced(args, text_of):
+        ddof = _literal(args.pop("ddof", None), 0)
+        if not _is_int(ddof):
+            return None
+        out = _np_reduced(op, args, text_of)
+        return None if out is None else f"{out[:-1]}, correction={ddof})"
+
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("a", "axis", "dtype", "out", "ddof", "keepdims"), 1)
+        return None if args is None else reduced(args, text_of)
+
+    def method(site, analysis, text_of):
+        recv = _receiver(site)
+        if recv is None or _call(site) is None or site.how == "guessed":
+            return None
+        args = _bind(_call(site), ("axis", "dtype", "out", "ddof", "keepdims"))
+        if args is None:
+            return None
+        args["a"] = recv
+        return reduced(args, text_of)
+    note = ("axis absent (a 0-d result) or literal ints, ddof a literal int (numpy's default "
+            "0: the population's, where torch's default divides by n - 1), keepdims a literal "
+            "bool; no dtype or out")
+    _RULES.append(Rule(f"np-{op}", (f"mx.np.{op}",), f"np.{op}(x, axis=0)",
+                       f"torch.{op}(x, dim=0, correction=0)", note, rewrite))
+    _RULES.append(Rule(f"np-ndarray-{op}", (f"mx.np.ndarray.{op}",), f"x.{op}(axis=0)",
+                       f"torch.{op}(x, dim=0, correction=0)",
+                       f"the method form of np.{op}, same arguments but the array", method))
+
+
+_np_spread("std")
+_np_spread("var")
+
+
+def _np_sampler(op: str, low: str, high: str, fill: str) -> None:
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), (low, high, "size", "dtype", "ctx", "out"))
+        if args is None or "size" not in args or "out" in args:
+            return None
+        a, b = _number(args.get(low), 0.0), _number(args.get(high), 1.0)
+        dt, dev = _np_dtype(args.get("dtype"), analysis, text_of), \
+            _device(args, analysis, text_of)
+        size = _size_text(args["size"], text_of)
+        if a is None or b is None or dt is None or dev is None or not size:
+            return None   # an array of parameters samples per element: another shape
+        return f"torch.empty({size}, dtype={dt}{dev}).{fill}({float(a)!r}, {float(b)!r})"
+    _RULES.append(Rule(
+        f"np-random-{op}", (f"mx.np.random.{op}",), f"np.random.{op}(0, 2, size=(2, 3))",
+        f"torch.empty((2, 3), dtype=torch.float32).{fill}(0.0, 2.0)",
+        f"{low} and {high} literal numbers (absent: 0 and 1), size a literal int or tuple "
+        "(absent: one number), dtype absent (float32, MXNet's default) or a literal, ctx one "
+        "device, no out: the same distribution, other numbers (another generator)", rewrite))
+
+
+_np_sampler("normal", "loc", "scale", "normal_")
+_np_sampler("uniform", "low", "high", "uniform_")
+
+
+#: mx.np functions whose torch namesake agrees on every positional form, named without a
+#: call (``sin = np.sin``, ``map(np.exp, xs)``): the reference becomes torch's (a keyword only
+#: MXNet has, or a list or number where torch wants a tensor, raises when the draft runs)
+_NP_REFERENCES = {**{f"mx.np.{op}": f"torch.{t}" for op, t in _NP_ELEMENTWISE.items()},
+                  "mx.npx.relu": "torch.relu", "mx.npx.sigmoid": "torch.sigmoid",
+                  "mx.np.ones_like": "torch.ones_like", "mx.np.zeros_like": "torch.zeros_like",
+                  "mx.np.eye": "torch.eye", "mx.np.linspace": "torch.linspace",
+                  "mx.np.expand_dims": "torch.unsqueeze", "mx.np.concatenate": "torch.cat",
+                  "mx.np.stack": "torch.stack", "mx.np.random.randn": "torch.randn",
+                  "mx.np.random.rand": "torch.rand", "mx.np.random.normal": "torch.normal"}
+
+
+def _referenced(site) -> bool:
+    """Whether the site is a function named, not called: an attribute read (``np.sin``)."""
+    return isinstance(site.node, ast.Attribute) and isinstance(site.node.ctx, ast.Load)
+
+
+@_rule("np-reference", sorted(_NP_REFERENCES), "sin = np.sin", "sin = torch.sin",
+       "the function named, not called: torch's namesake takes the same positional arguments "
+       "(float32 defaults in both; np.linspace's num, np.random.normal's size must then be "
+       "given, a keyword only MXNet has raises, as does a list or number where torch wants a "
+       "tensor)")
+def _np_reference(site, analysis, text_of):
+    return _NP_REFERENCES[site.name] if _referenced(site) else None
+
+
+for _op in ("array", "zeros", "ones", "arange"):
+    _RULES.append(Rule(
+        f"np-{_op}-reference", (f"mx.np.{_op}",), f"f = np.{_op}", f"f = gluon_np_{_op}",
+        "the function named, not called: a helper with MXNet's signature and defaults "
+        "(float32 where numpy would give float64 or int64)",
+        lambda site, analysis, text_of, _op=_op: f"gluon_np_{_op}" if _referenced(site)
+        else None))
+    RULE_HELPERS[_RULES[-1].name] = (f"gluon_np_{_op}",)
 
 
 @_rule("np-squeeze", ["mx.np.squeeze"], "np.squeeze(x, axis=1)", "torch.squeeze(x, 1)",
