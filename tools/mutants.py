@@ -1045,6 +1045,31 @@ src(HELPERS, "draft-pause-records",
     "        with gluon_scope(train_mode):\n", "mode",
     "autograd.pause() drafted as a predicting scope that still records: gradients flow "
     "through what Gluon leaves out", targets=(f"{PORT}::test_pause_stops_recording_and_predicts_as_gluon",))
+src(HELPERS, "draft-random-crop-y-first",
+    "    x0 = random.randint(0, w - new_w)\n    y0 = random.randint(0, h - new_h)\n",
+    "    y0 = random.randint(0, h - new_h)\n    x0 = random.randint(0, w - new_w)\n", "axis",
+    "mx.image.random_crop drafted drawing the row before the column: after the same seed, "
+    "other crops than MXNet's", targets=(f"{PORT}::test_random_and_fixed_crops_give_gluons_pixels",))
+src(RULES_PY, "draft-np-std-torch-ddof",
+    '        return None if out is None else f"{out[:-1]}, correction={ddof})"\n',
+    '        return out\n', "default-dropped",
+    "np.std / np.var drafted with torch's default correction (n - 1; numpy's ddof is 0)",
+    targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
+src(HELPERS, "draft-np-dtype-torch-default",
+    "    if dtype is None:\n        return torch.float32\n",
+    "    if dtype is None:\n        return None\n", "dtype",
+    "np.arange named as a function drafted with torch's default dtype (int64 for whole "
+    "numbers; MXNet's numpy gives float32)", targets=(f"{RW}::test_numpy_interface_rule_matches_mxnet",))
+src(RULES_PY, "draft-np-reference-rand-normal",
+    '"mx.np.random.rand": "torch.rand"', '"mx.np.random.rand": "torch.randn"', "call-swap",
+    "np.random.rand named as a function drafted as torch.randn (normal, not uniform on [0, 1))",
+    targets=(f"{PORT}::test_random_arrays_are_drawn_from_mxnets_distribution",))
+src("src/sidebyside/migrate/report.py", "draft-sys-path-ignored",
+    '            if not base.startswith(".."):\n',
+    '            if False:\n', "default-dropped",
+    "a folder the script puts on sys.path not searched: its model file not found, the pair "
+    "does not follow Gluon's scope together",
+    targets=(f"{PORT}::test_a_folder_the_script_puts_on_sys_path_is_searched",))
 
 MUTANTS.extend(catalogue_swaps())
 
