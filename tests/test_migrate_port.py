@@ -51,6 +51,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-center-crop", "vision-flip-left-right", "vision-flip-top-bottom",
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
            "image-random-crop", "image-fixed-crop", "np-random-normal", "np-random-uniform",
+           "kv-create", "kv-num-workers", "kv-rank", "kv-type",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -428,6 +429,56 @@ def test_trainer_of_any_optimizer_steps_as_mxnet(optimizer, settings, dtype, the
             len(x)).backward()
         theirs_opt.step()
     assert np.abs(other.weight.detach().numpy().ravel() - ref[:12]).max() > 10 * tol
+
+
+KVSTORE = textwrap.dedent("""\
+    net = nn.Dense(3, in_units=4, flatten=False)
+    loss_fn = gluon.loss.SoftmaxCrossEntropyLoss()
+
+
+    def train(batches, opt):
+        kv = mx.kv.create(opt.kvstore)
+        trainer = gluon.Trainer(net.collect_params(), OPTIMIZER, {'learning_rate': 0.5},
+                                kvstore=KV, update_on_kvstore=UPDATE)
+        for x, y in batches:
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0] * kv.num_workers)
+        return kv.type, kv.rank, kv.num_workers
+    """)
+
+
+@pytest.mark.parametrize("optimizer,kv,update,rule", [
+    ("'sgd'", "kv", "False", "trainer-sgd"), ("opt.optimizer", "kv", "True", "trainer-optimizer"),
+    ("'adam'", "'local'", "None", "trainer-adam"),
+    ("opt.optimizer", "'device'", "opt.update", "trainer-optimizer")])
+def test_a_trainer_on_a_kvstore_of_one_process_steps_as_mxnet(optimizer, kv, update, rule):
+    """A kvstore of one process (the script's option 'device' or 'local'), whether the update
+    runs on it or not: rank 0 of 1 worker, and the same float64 weights after four steps; a
+    distributed type is refused when the draft runs."""
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(12)
+    w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    # batch sizes whose 1/n is exact in float32 (MXNet's update kernels take it as float32)
+    batches = [(rng.standard_normal((n, 4)), rng.integers(0, 3, n)) for n in (4, 2, 8, 4)]
+    code = KVSTORE.replace("OPTIMIZER", optimizer).replace("KV", kv).replace("UPDATE", update)
+    opt = SimpleNamespace(optimizer="sgd", kvstore="device", update=False)
+    mx_env = run_mxnet(code)
+    net = gluon_dense_float64(mx_env["net"], w, b)
+    mx_kv = mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
+                             for x, y in batches], opt)
+    pt_env = run_draft(code, {rule, "kv-create", "kv-num-workers", "kv-rank", "kv-type",
+                              "trainer-step"})
+    lin = torch_linear_float64(pt_env["net"], w, b)
+    pt_kv = pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches],
+                            opt)
+    assert pt_kv == mx_kv == ("device", 0, 1)
+    gap = np.abs(net.weight.data().asnumpy() - lin.weight.detach().numpy()).max()
+    assert np.abs(net.weight.data().asnumpy() - w).max() > 0.05 and gap < 1e-12, gap
+    with pytest.raises(ValueError, match="DistributedDataParallel"):
+        pt_env["train"]([], SimpleNamespace(optimizer="sgd", kvstore="dist_sync", update=False))
 
 
 @pytest.mark.parametrize("optimizer,settings,message", [

@@ -950,6 +950,12 @@ NEGATIVE = [
     ("image-resize-short", "result = mx.image.resize_short(img, 32, interp=3)"),
     ("image-center-crop", "result = mx.image.center_crop(img, (8, 8), 1, extra)"),
     ("image-random-crop", "result = mx.image.random_crop(img, (8, 8), 1, extra)"),
+    ("kv-create", "result = mx.kv.create('dist_sync')"),
+    ("kv-num-workers", "kv = mx.kv.create('dist_async')\nresult = kv.num_workers"),
+    ("kv-rank", "result = make_kv().rank"),
+    ("trainer-sgd", "result = gluon.Trainer(net.collect_params(), 'sgd', kvstore='dist_sync')"),
+    ("trainer-optimizer", "result = gluon.Trainer(net.collect_params(), 'sgd', "
+                          "compression_params={'type': '2bit'})"),
     ("np-reference", "mx.np.sin = f"),
     ("np-reference", "result = mx.np.dot"),
     ("np-zeros-reference", "mx.np.zeros = f"),

@@ -1070,6 +1070,10 @@ src("src/sidebyside/migrate/report.py", "draft-sys-path-ignored",
     "a folder the script puts on sys.path not searched: its model file not found, the pair "
     "does not follow Gluon's scope together",
     targets=(f"{PORT}::test_a_folder_the_script_puts_on_sys_path_is_searched",))
+src(HELPERS, "draft-kvstore-dist-accepted",
+    "        if name not in self.LOCAL:\n", "        if name is None:\n", "check-weakened",
+    "a distributed kvstore drafted as one process: each worker trains alone, the gradients "
+    "never summed across machines", targets=(f"{PORT}::test_a_trainer_on_a_kvstore_of_one_process_steps_as_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

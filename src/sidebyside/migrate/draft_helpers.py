@@ -612,6 +612,23 @@ def gluon_np_arange(start, stop=None, step=1, dtype=None, ctx=None):
     return torch.arange(start, stop, step, dtype=_np_dtype(dtype), device=ctx)
 
 
+class GluonKVStore:
+    """mx.kv.create(name) of one process: rank 0 of 1 worker. A distributed type is refused:
+    PyTorch's counterpart is torch.distributed with DistributedDataParallel (which averages
+    the gradients where MXNet's parameter server sums them)."""
+
+    LOCAL = ("local", "device", "local_update_cpu", "local_allreduce_cpu",
+             "local_allreduce_device")
+
+    def __init__(self, name="local"):
+        if name not in self.LOCAL:
+            raise ValueError(f"kvstore {name!r} is not one of one process {self.LOCAL}: port "
+                             "the distributed training with torch.distributed and "
+                             "DistributedDataParallel (it averages gradients, MXNet's "
+                             "parameter server sums them)")
+        self.type, self.rank, self.num_workers = name, 0, 1
+
+
 class GluonDataDesc(tuple):
     """mx.io.DataDesc(name, shape, dtype, layout): the pair ``(name, shape)``, with ``dtype``
     and ``layout`` beside it."""
@@ -1708,7 +1725,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
+    "GluonKVStore": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
     "gluon_np_arange": ("_np_dtype",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),

@@ -81,6 +81,8 @@ def _blockers(analysis, sites) -> list[tuple[int, str, str]]:
             out.append((s.site.line, "symbol-module", name))
         elif name.startswith(("mx.contrib.amp", "mx.amp")):
             out.append((s.site.line, "amp", name))
+        elif s.rewrite is not None:
+            continue   # the draft carries it (a kvstore of one process, split_and_load)
         elif name.startswith(("mx.kv.", "mx.kvstore.")) or name == "mx.gluon.utils.split_and_load":
             out.append((s.site.line, "kvstore", name))
     return sorted(set(out))

@@ -2511,15 +2511,34 @@ def _string_value(analysis: Analysis, node: ast.AST) -> str | None:
     return values.pop() if len(values) == 1 and isinstance(next(iter(values)), str) else None
 
 
+#: gluon.Trainer's parameters, in order
+_TRAINER_PARAMS = ("params", "optimizer", "optimizer_params", "kvstore", "compression_params",
+                   "update_on_kvstore")
+#: the kvstore types of one process: the gradients of one device are its own
+_LOCAL_KVSTORES = ("local", "device", "local_update_cpu", "local_allreduce_cpu",
+                   "local_allreduce_device")
+
+
+def _one_process(args: dict, analysis: Analysis) -> bool:
+    """Whether a Trainer's kvstore keeps it to one process: absent, a literal local type, or
+    a kvstore the draft builds as :class:`GluonKVStore` (which refuses a distributed type when
+    the draft runs); no gradient compression. update_on_kvstore (where the update runs) does
+    not change it."""
+    if _literal(args.get("compression_params"), None) is not None:
+        return False
+    kv = args.get("kvstore")
+    return kv is None or _literal(kv) in _LOCAL_KVSTORES or _built_by(analysis, kv, "kv-create")
+
+
 def _trainer_parts(site, optimizer: str, keys: dict[str, str], text_of, analysis):
     """For ``gluon.Trainer(net.collect_params(), <optimizer>, {literal settings})`` in one
     process (the optimizer a literal or a name assigned only that literal): (``net.
     parameters()``'s text, {the setting's name in ``keys``: its text}), the
     ``collect_params()`` call consumed; else None."""
-    args = _bind(_call(site), ("params", "optimizer", "optimizer_params", "kvstore"), 2)
+    args = _bind(_call(site), _TRAINER_PARAMS, 2)
     name = _string_value(analysis, args["optimizer"]) if args is not None else None
     if args is None or name is None or name.lower() != optimizer \
-            or not _absent_or(args, "kvstore", "device", "local"):
+            or not _one_process(args, analysis):
         return None
     owner = _collected_block(args["params"])
     if owner is None:
@@ -2626,8 +2645,8 @@ def _settings_ok(analysis: Analysis, node: ast.AST | None, name: str | None) -> 
               "the weight its kernel has just written), and raises for what it does not carry",
               ["gluon_optimizer"])
 def _trainer_optimizer(site, analysis, text_of):
-    args = _bind(_call(site), ("params", "optimizer", "optimizer_params", "kvstore"), 2)
-    if args is None or not _absent_or(args, "kvstore", "device", "local"):
+    args = _bind(_call(site), _TRAINER_PARAMS, 2)
+    if args is None or not _one_process(args, analysis):
         return None
     owner, opt = _collected_block(args["params"]), args["optimizer"]
     name = _string_value(analysis, opt)
@@ -2644,6 +2663,30 @@ def _trainer_optimizer(site, analysis, text_of):
     return "gluon_optimizer(" + ", ".join(
         [f"{_atom(owner, text_of(owner))}.parameters()", text_of(opt)]
         + ([text_of(args["optimizer_params"])] if "optimizer_params" in args else [])) + ")"
+
+
+@_helper_rule("kv-create", ["mx.kv.create"], "mx.kv.create('device')", "GluonKVStore('device')",
+              "the type absent ('local') or a literal local type or an expression (the "
+              "script's option): a kvstore of one process, rank 0 of 1 worker; the helper "
+              "raises for a distributed type (dist_*, horovod, byteps: port that part with "
+              "torch.distributed and DistributedDataParallel)", ["GluonKVStore"])
+def _kv_create(site, analysis, text_of):
+    args = _bind(_call(site), ("name",))
+    if args is None:
+        return None
+    name = _literal(args.get("name"), "local")
+    if name is not _NO and name not in _LOCAL_KVSTORES:
+        return None
+    return f"GluonKVStore({text_of(args['name'])})" if "name" in args else "GluonKVStore()"
+
+
+for _attr in ("num_workers", "rank", "type"):
+    _RULES.append(Rule(
+        f"kv-{_attr.replace('_', '-')}", (f"mx.kv.KVStore.{_attr}",), f"kv.{_attr}",
+        f"kv.{_attr}", "read on a kvstore kv-create builds: GluonKVStore's (rank 0 of 1 "
+        "worker, its type)", lambda site, analysis, text_of: analysis.segment(site.node)
+        if isinstance(site.node, ast.Attribute) and isinstance(site.node.ctx, ast.Load)
+        and _built_by(analysis, site.node.value, "kv-create") else None))
 
 
 _TRAINER_RULES = ("trainer-sgd", "trainer-adam", "trainer-nag", "trainer-optimizer")
