@@ -111,6 +111,23 @@ def test_methods_on_unknown_receivers_are_guessed_only_when_mxnet_only():
                         "mx.metric.EvalMetric.update"}
 
 
+def test_a_guessed_method_name_needs_a_call():
+    """An option named like a Gluon method (``args.hybridize``) is no use of MXNet when it
+    is assigned or read without a call; the call is still guessed, and so are properties
+    (``trainer.learning_rate``, ``batch.data``) read without one."""
+    got = sites("""\
+        import mxnet as mx
+        args.hybridize = True
+        if args.hybridize and opts.initialize:
+            net.hybridize()
+        rate = trainer.learning_rate
+        first = batch.data[0]
+    """)
+    assert got == [(4, "mx.gluon.Block.hybridize", "guessed"),
+                   (5, "mx.gluon.Trainer.learning_rate", "guessed"),
+                   (6, "mx.io.DataBatch.data", "guessed")]
+
+
 def test_a_name_hint_needs_a_method_of_that_class():
     got = sites("""\
         def f(model_name, train_iter, my_metric, optimizer):

@@ -301,6 +301,16 @@ class _Walker(ast.NodeVisitor):
                                                  "not known")
         return None
 
+    def _not_a_method_use(self, node) -> bool:
+        """Whether a guessed attribute is no use of the method its name suggests: assigned
+        (``args.hybridize = True``), or read without a call where the name is a method's
+        (``if args.hybridize:``, an option); a property's name (``x.grad``) still counts, and
+        so does ``F.…`` in hybrid_forward."""
+        parts = _dotted(node)
+        if parts and parts[0] == self.scope_f[-1]:
+            return False
+        return not isinstance(node.ctx, ast.Load) or node.attr not in _GUESSED_PROPERTIES
+
     def _method_guess(self, attr, why):
         owners = names.METHOD_OWNERS if self.framework == names.MXNET \
             else names.TORCH_METHOD_OWNERS
@@ -497,6 +507,8 @@ class _Walker(ast.NodeVisitor):
 
     def visit_Attribute(self, node):
         r = self._resolve(node)
+        if r and r[1] == "guessed" and self._not_a_method_use(node):
+            r = None
         if r:
             self.names[id(node)] = r
             if not (r[0] in _PLAIN_MODULES):
@@ -547,6 +559,10 @@ _GENERIC = {names.MXNET: {"update", "reset", "get", "next", "backward", "flatten
                           "clone", "view", "eq", "argmax", "squeeze", "unsqueeze", "cpu",
                           "train", "eval", "apply", "modules", "children", "backward",
                           "detach", "contiguous", "permute", "tolist"}}
+#: names a guess may take for an attribute read without a call: properties, not methods
+_GUESSED_PROPERTIES = {"context", "grad", "learning_rate", "data", "label", "pad", "shape",
+                       "dtype", "ndim", "size", "T", "batch_size", "provide_data",
+                       "provide_label", "params", "prefix", "name", "weight", "bias"}
 #: what iterating over a value of each type gives
 _ITEMS = {names.DATAITER: names.DATABATCH, "mx.gluon.data.DataLoader": f"list[{names.NDARRAY}]",
           names.TORCH_LOADER: f"list[{names.TENSOR}]"}
