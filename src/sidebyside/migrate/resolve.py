@@ -562,7 +562,8 @@ _GENERIC = {names.MXNET: {"update", "reset", "get", "next", "backward", "flatten
 #: names a guess may take for an attribute read without a call: properties, not methods
 _GUESSED_PROPERTIES = {"context", "grad", "learning_rate", "data", "label", "pad", "shape",
                        "dtype", "ndim", "size", "T", "batch_size", "provide_data",
-                       "provide_label", "params", "prefix", "name", "weight", "bias"}
+                       "provide_label", "params", "prefix", "name", "weight", "bias",
+                       "dataset", "sampler", "device", "training", "requires_grad", "is_leaf"}
 #: what iterating over a value of each type gives
 _ITEMS = {names.DATAITER: names.DATABATCH, "mx.gluon.data.DataLoader": f"list[{names.NDARRAY}]",
           names.TORCH_LOADER: f"list[{names.TENSOR}]"}

@@ -609,9 +609,9 @@ def _sampler(op: str, low_name: str, high_name: str, defaults: tuple, torch_fill
 
 
 _sampler("normal", "loc", "scale", (0.0, 1.0), "normal_",
-         ("mx.nd.random.normal", "mx.random.normal"))
+         ("mx.nd.random.normal", "mx.random.normal", "mx.nd.normal"))
 _sampler("uniform", "low", "high", (0.0, 1.0), "uniform_",
-         ("mx.nd.random.uniform", "mx.random.uniform"))
+         ("mx.nd.random.uniform", "mx.random.uniform", "mx.nd.uniform"))
 
 
 @_rule("nd-random-randn", ["mx.nd.random.randn", "mx.random.randn"],
