@@ -276,3 +276,30 @@ def test_a_module_of_the_scan_without_mode_dependent_layers_keeps_a_script_scope
     (tmp_path / "train.py").write_text("import data\n" + body)
     train = next(f for f in report.scan(tmp_path).analysed if f.path == "train.py")
     assert "record-unwrap" not in {r for _, r in train.draft.rewritten}
+
+
+@pytest.mark.parametrize("train", [
+    "import model\nnet = model.get_net()\n",
+    "from model import get_net\nnet = get_net()\n",
+    "import model as m\nnet = m.get_net()\n",
+    "from pkg import model\nnet = model.get_net()\n"])
+def test_a_block_another_file_of_the_scan_builds_is_typed(tmp_path, train):
+    """A function of another scanned file that returns a Gluon block (``model.get_net()``,
+    however it is imported) types what it builds: its methods are rewritten; a function of
+    the same name that returns something else does not."""
+    from sidebyside.migrate import report
+
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    net = ("from mxnet import gluon\n\ndef get_net():\n    net = gluon.nn.Sequential()\n"
+           "    net.add(gluon.nn.Dense(3))\n    return net\n")
+    (tmp_path / "model.py").write_text(net)
+    (tmp_path / "pkg" / "model.py").write_text(net)
+    (tmp_path / "train.py").write_text("import mxnet as mx\n" + train
+                                       + "net.save_parameters('net.params')\n")
+    drafted = {f.path.replace("\\", "/"): f.draft for f in report.scan(tmp_path).analysed}
+    assert "torch.save(net.state_dict(), 'net.params')" in drafted["train.py"].source
+    for path in ("model.py", "pkg/model.py"):   # returns a number now: nothing is typed
+        (tmp_path / path).write_text("def get_net():\n    return 3\n")
+    drafted = {f.path: f.draft for f in report.scan(tmp_path).analysed}
+    assert "net.save_parameters('net.params')" in drafted["train.py"].source

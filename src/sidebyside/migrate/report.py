@@ -417,17 +417,19 @@ def _dedupe(markers: list[rewrite.Marker]) -> list[rewrite.Marker]:
 
 def scan_source(source: str, path: str = "<string>", direction: str = "torch",
                 local_classes: dict[str, str] | None = None,
-                mode_free: frozenset[str] = frozenset(), scope_group: bool = False
-                ) -> FileReport:
+                mode_free: frozenset[str] = frozenset(), scope_group: bool = False,
+                analysis: resolve.Analysis | None = None) -> FileReport:
     """One file's report, from its source text (``local_classes``: see
     :func:`resolve.analyse`; ``mode_free``: the modules it imports, as it spells them, that
     hold no layer acting differently in training; ``scope_group``: the file follows Gluon's
-    training scope with others of the scan, see :func:`_scope_group`). Raises
+    training scope with others of the scan, see :func:`_scope_group`; ``analysis``: the
+    file's analysis, if the caller has it and it used no local class). Raises
     ``SyntaxError`` for code that does not parse."""
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {sorted(DIRECTIONS)}, not {direction!r}")
     written_for = DIRECTIONS[direction]
-    analysis = resolve.analyse(source, path, written_for, local_classes)
+    if analysis is None:
+        analysis = resolve.analyse(source, path, written_for, local_classes)
     analysis.mode_free_modules = mode_free
     analysis.scope_group = scope_group
     found = gotchas.detect_all(analysis, direction)
@@ -577,11 +579,28 @@ def _read(path: Path) -> tuple[str | None, str | None]:
                      "is declared)"
 
 
-def _classes_of(source: str, shown: str, written_for: str) -> dict[str, str]:
+def _first_analysis(source: str, shown: str, written_for: str):
+    """The file analysed alone (None if it cannot be): what it offers the others."""
     try:
-        return resolve.module_classes(resolve.analyse(source, shown, written_for), shown)
+        return resolve.analyse(source, shown, written_for)
     except (SyntaxError, RecursionError, MemoryError, ValueError):
-        return {}
+        return None
+
+
+def _uses_local(analysis, local: dict[str, str]) -> bool:
+    """Whether a file imports from the scan a module, class or function that ``local``
+    (:func:`resolve.module_classes`' answers) knows: analysed alone, it missed them."""
+    if not local:
+        return False
+    mods = set()
+    for node in analysis.nodes():
+        if isinstance(node, ast.Import):
+            mods.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            mods.add(node.module)
+            mods.update(f"{node.module}.{a.name}" for a in node.names)
+    prefixes = {k.rsplit(".", 1)[0] for k in local} | {k.removesuffix("()") for k in local}
+    return bool(mods & prefixes)
 
 
 #: what Python 3's parser says of Python 2's print statement, except clause, exec and octals
@@ -745,10 +764,13 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     local: dict[str, str] = {}
     quiet: dict[str, frozenset[str]] = {}
     parsed = None
+    first: dict[str, object] = {}
     if len(items) > 1:
         for shown, source, _ in items:
-            if source is not None and "class " in source:
-                local.update(_classes_of(source, shown, written_for))
+            if source is not None and ("class " in source or "return " in source):
+                first[shown] = _first_analysis(source, shown, written_for)
+                if first[shown] is not None:
+                    local.update(resolve.module_classes(first[shown], shown))
         if direction == "torch":
             parsed = _import_targets(items)
             quiet = _mode_free_imports(items, parsed)
@@ -757,9 +779,12 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
         if source is None:
             reports.append(FileReport(shown, skipped=why))
             continue
+        done = first.get(shown)   # analysed alone already, and nothing of the scan it uses
         try:
             reports.append(scan_source(source, shown, direction, local,
-                                       quiet.get(shown.replace(os.sep, "/"), frozenset())))
+                                       quiet.get(shown.replace(os.sep, "/"), frozenset()),
+                                       analysis=done if done is not None
+                                       and not _uses_local(done, local) else None))
         except SyntaxError as err:
             py2 = any(k in (err.msg or "") for k in _PYTHON2)
             reports.append(FileReport(shown, len(source.splitlines()), skipped=(

@@ -75,6 +75,8 @@ class Analysis:
     #: together (a training script and the model files it imports)
     scope_group: bool = field(default=False, repr=False)
     _by_node: tuple | None = field(default=None, repr=False)
+    #: module-level functions whose every return gives one framework class: that class
+    functions: dict = field(default_factory=dict, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:
         """The canonical name of an expression (a name, an attribute chain, or a call's
@@ -175,12 +177,17 @@ class _Imports(ast.NodeVisitor):
     def __init__(self, local_classes=None):
         self.local_classes = local_classes or {}
         self.local: dict[str, str] = {}  # imported classes of the scanned code -> their base
+        self.local_functions: dict[str, str] = {}  # imported functions -> the class they give
+        self.local_modules: dict[str, str] = {}    # a scanned module's name here -> its name
         self.aliases: dict[str, str] = {}
         self.sites: list[tuple[ast.AST, str, str]] = []
 
     def visit_Import(self, node):
         for a in node.names:
             if not _is_framework_module(a.name):
+                bound = a.asname or a.name.split(".", 1)[0]
+                if any(k.startswith(a.name + ".") for k in self.local_classes):
+                    self.local_modules[bound] = a.asname and a.name or bound
                 continue
             if a.asname:
                 self.aliases[a.asname] = names.canonical(a.name)
@@ -206,6 +213,11 @@ class _Imports(ast.NodeVisitor):
                 base = self.local_classes.get(f"{node.module}.{a.name}")
                 if base:
                     self.local[a.asname or a.name] = base
+                made = self.local_classes.get(f"{node.module}.{a.name}()")
+                if made:    # a function of the scanned code: from model import get_net
+                    self.local_functions[a.asname or a.name] = made
+                if any(k.startswith(f"{node.module}.{a.name}.") for k in self.local_classes):
+                    self.local_modules[a.asname or a.name] = f"{node.module}.{a.name}"
             return
         if not node.module or node.level:
             return
@@ -236,6 +248,8 @@ class _Walker(ast.NodeVisitor):
         self.transform_fns: set[str] = set()      # functions a Gluon dataset calls per sample
         self.returns: list[list[str | None]] = []  # per function being walked: what it returns
         self.function_types: dict[str, str] = {}   # module-level function -> the class it returns
+        self.local_classes: dict[str, str] = {}    # the scanned code's (see analyse)
+        self.local_modules: dict[str, str] = {}
 
     # -- naming ------------------------------------------------------------------------
     def _resolve(self, node) -> tuple[str, str, str] | None:
@@ -446,6 +460,11 @@ class _Walker(ast.NodeVisitor):
             if isinstance(func, ast.Name) and func.id in self.function_types \
                     and func.id not in self.types:
                 return self.function_types[func.id]
+            parts = _dotted(func) if isinstance(func, ast.Attribute) else None
+            if parts and parts[0] in self.local_modules and parts[0] not in self.types:
+                full = ".".join([self.local_modules[parts[0]], *parts[1:]])  # model.get_net()
+                if f"{full}()" in self.local_classes:
+                    return self.local_classes[f"{full}()"]
             key = ".".join(_dotted(func) or [])
             if key in self.types and self.types[key] in (names.BLOCK, names.MODULE):
                 return names.NDARRAY if self.types[key] == names.BLOCK else names.TENSOR
@@ -626,6 +645,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     imports.visit(tree)
     walker = _Walker(path, source, imports.aliases, direction)
     walker.block_classes.update(imports.local)
+    walker.function_types.update(imports.local_functions)
+    walker.local_classes, walker.local_modules = imports.local_classes, imports.local_modules
     nodes = list(ast.walk(tree))   # walked once, kept by the analysis (Analysis.nodes)
     walker.user_attrs = _user_attrs(nodes)
     if direction == names.MXNET:
@@ -638,7 +659,9 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     sites += walker.sites
     sites.sort(key=lambda s: (s.line, s.col, s.kind != "import"))
     return Analysis(path, source, tree, imports.aliases, sites, walker.types,
-                    walker.block_classes, walker.names, walker.lines, nodes)
+                    walker.block_classes, walker.names, walker.lines, nodes,
+                    functions={k: v for k, v in walker.function_types.items()
+                               if k not in imports.local_functions})
 
 
 def module_name(relative_path: str) -> list[str]:
@@ -654,6 +677,10 @@ def module_name(relative_path: str) -> list[str]:
 
 def module_classes(analysis: Analysis, relative_path: str) -> dict[str, str]:
     """The classes ``analysis`` defines on a framework base, keyed by every importable name:
-    ``{"data.FirstBatches": "mx.io.DataIter", …}``."""
-    return {f"{m}.{cls}": base for m in module_name(relative_path)
-            for cls, base in analysis.block_classes.items()}
+    ``{"data.FirstBatches": "mx.io.DataIter", …}``; and its module-level functions that give
+    one framework class, the name followed by ``()``: ``{"model.get_net()":
+    "mx.gluon.Block"}``."""
+    return {**{f"{m}.{cls}": base for m in module_name(relative_path)
+               for cls, base in analysis.block_classes.items()},
+            **{f"{m}.{fn}()": kind for m in module_name(relative_path)
+               for fn, kind in analysis.functions.items()}}
