@@ -128,6 +128,34 @@ def test_a_guessed_method_name_needs_a_call():
                    (6, "mx.io.DataBatch.data", "guessed")]
 
 
+def test_a_functions_parameters_are_typed_by_its_calls_in_the_file():
+    """train(net, …) called only with a block: net is one inside train; a function called
+    with a block and with a number, or passed on as a value, keeps its parameters unknown."""
+    got = sites("""\
+        from mxnet import gluon
+        def get_net():
+            net = gluon.nn.Sequential()
+            return net
+        def train(net, epochs=2):
+            net.initialize(force_reinit=True)
+        def mixed(net):
+            net.hybridize()
+        def passed(net):
+            net.save_parameters('p')
+        def main():
+            net = get_net()
+            train(net, epochs=3)
+            mixed(net)
+            mixed(5)
+            passed(net)
+            run(passed)
+        main()
+    """, kinds=("method",))
+    assert got == [(6, "mx.gluon.Block.initialize", "inferred"),
+                   (8, "mx.gluon.Block.hybridize", "guessed"),
+                   (10, "mx.gluon.Block.save_parameters", "guessed")]
+
+
 def test_a_name_hint_needs_a_method_of_that_class():
     got = sites("""\
         def f(model_name, train_iter, my_metric, optimizer):

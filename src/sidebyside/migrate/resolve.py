@@ -248,6 +248,14 @@ class _Walker(ast.NodeVisitor):
         self.transform_fns: set[str] = set()      # functions a Gluon dataset calls per sample
         self.returns: list[list[str | None]] = []  # per function being walked: what it returns
         self.function_types: dict[str, str] = {}   # module-level function -> the class it returns
+        #: the module-level functions (name -> def); what each call of one passes for each
+        #: parameter (the types seen); those named other than in a call (passed on)
+        self.module_functions: dict[str, ast.AST] = {}
+        self.passed: dict[str, dict[str, set]] = {}
+        self.escaped: set[str] = set()
+        self.called: set[int] = set()
+        #: from an earlier walk: a module-level function's parameters typed by its calls
+        self.param_types: dict[str, dict[str, str]] = {}
         self.local_classes: dict[str, str] = {}    # the scanned code's (see analyse)
         self.local_modules: dict[str, str] = {}
 
@@ -396,6 +404,8 @@ class _Walker(ast.NodeVisitor):
                     del self.types[key]
         if node.name in self.transform_fns and a.args and a.args[0].arg != "self":
             self.types[a.args[0].arg] = names.NDARRAY  # a Gluon dataset's sample
+        if not self.class_stack and self.module_functions.get(node.name) is node:
+            self.types.update(self.param_types.get(node.name, {}))   # train(net, …)
         self.returns.append([])
         for stmt in node.body:
             self.visit(stmt)
@@ -501,7 +511,30 @@ class _Walker(ast.NodeVisitor):
         for stmt in node.body:
             self.visit(stmt)
 
+    def _record_call(self, node):
+        """What a call of one of the file's module-level functions passes for each of its
+        parameters (a parameter it leaves to its default, or a ``*args``, passes nothing
+        known)."""
+        fn = self.module_functions[node.func.id]
+        params = [p.arg for p in [*fn.args.posonlyargs, *fn.args.args]]
+        seen = dict.fromkeys(params + [p.arg for p in fn.args.kwonlyargs])
+        if any(isinstance(a, ast.Starred) for a in node.args) \
+                or any(k.arg is None for k in node.keywords):
+            self.escaped.add(node.func.id)
+            return
+        for name, arg in zip(params, node.args):
+            seen[name] = self._type_of(arg)
+        for k in node.keywords:
+            if k.arg in seen:
+                seen[k.arg] = self._type_of(k.value)
+        for name, kind in seen.items():
+            self.passed.setdefault(node.func.id, {}).setdefault(name, set()).add(kind)
+
     def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id in self.module_functions \
+                and node.func.id not in self.types:
+            self.called.add(id(node.func))
+            self._record_call(node)
         r = self._resolve(node.func)
         if r:
             self.names[id(node.func)] = r
@@ -537,6 +570,8 @@ class _Walker(ast.NodeVisitor):
             self.generic_visit(node)
 
     def visit_Name(self, node):
+        if node.id in self.module_functions and id(node) not in self.called:
+            self.escaped.add(node.id)    # passed on, rebound: called from who knows where
         if node.id in self.aliases and isinstance(node.ctx, ast.Load):
             name = self.aliases[node.id]
             self.names[id(node)] = (name, "import", "")
@@ -643,15 +678,33 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     tree = ast.parse(source, filename=path)
     imports = _Imports(local_classes)
     imports.visit(tree)
-    walker = _Walker(path, source, imports.aliases, direction)
-    walker.block_classes.update(imports.local)
-    walker.function_types.update(imports.local_functions)
-    walker.local_classes, walker.local_modules = imports.local_classes, imports.local_modules
     nodes = list(ast.walk(tree))   # walked once, kept by the analysis (Analysis.nodes)
-    walker.user_attrs = _user_attrs(nodes)
-    if direction == names.MXNET:
-        walker.transform_fns = _transform_functions(nodes, imports.aliases)
-    walker.visit(tree)
+    user_attrs = _user_attrs(nodes)
+    transform_fns = _transform_functions(nodes, imports.aliases) \
+        if direction == names.MXNET else set()
+    functions = {}
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions[stmt.name] = stmt if stmt.name not in functions else None
+    functions = {k: v for k, v in functions.items() if v is not None}  # defined once
+    seeds: dict[str, dict[str, str]] = {}
+    for _ in range(2):   # a second walk where the calls type a function's parameters
+        walker = _Walker(path, source, imports.aliases, direction)
+        walker.block_classes.update(imports.local)
+        walker.function_types.update(imports.local_functions)
+        walker.local_classes, walker.local_modules = imports.local_classes, \
+            imports.local_modules
+        walker.user_attrs, walker.transform_fns = user_attrs, transform_fns
+        walker.module_functions, walker.param_types = functions, seeds
+        walker.visit(tree)
+        found = {f: {p: next(iter(kinds)) for p, kinds in params.items()
+                     if len(kinds) == 1 and None not in kinds}
+                 for f, params in walker.passed.items() if f not in walker.escaped
+                 and f not in transform_fns}
+        found = {f: ps for f, ps in found.items() if ps}
+        if not found or seeds:
+            break
+        seeds = found
     sites = [Site(path, node.lineno, node.col_offset, node.end_lineno or node.lineno,
                   node.end_col_offset or 0, name, "import", names.framework_of(name) or "",
                   "import", "", text, node)
