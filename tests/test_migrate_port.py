@@ -51,7 +51,8 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-center-crop", "vision-flip-left-right", "vision-flip-top-bottom",
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
            "image-random-crop", "image-fixed-crop", "np-random-normal", "np-random-uniform",
-           "kv-create", "kv-num-workers", "kv-rank", "kv-type",
+           "kv-create", "kv-num-workers", "kv-rank", "kv-type", "metric-base",
+           "metric-own-member",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -758,6 +759,59 @@ def test_isinstance_of_ndarray_tells_arrays_apart_as_mxnet():
     assert [mx_kind(v) for v in (nd.ones(2), [1], np.ones(2), 3)] == \
         [pt_kind(v) for v in (torch.ones(2), [1], np.ones(2), 3)] == \
         ["array", "list", "other", "other"]
+
+
+OWN_METRIC = textwrap.dedent("""\
+    class MeanAbs(mx.metric.EvalMetric):
+        def __init__(self, **kwargs):
+            super(MeanAbs, self).__init__('mean-abs', **kwargs)
+
+        def update(self, labels, preds):
+            for l, p in zip(labels, preds):
+                self.sum_metric += nd.abs(l - p).sum().asscalar()
+                self.num_inst += l.shape[0]
+
+        def title(self):
+            return self.name.upper()
+
+
+    metric = MeanAbs(label_names=['y'])
+    seen = [metric.get()]
+    for a, b in pairs:
+        metric.update([a], [b])
+        seen.append(metric.get())
+    metric.update_dict({'y': pairs[0][0]}, {'out': pairs[0][1]})
+    seen += [metric.get_name_value(), str(metric), metric.title(), metric.get_global()]
+    metric.reset_local()
+    seen += [metric.get(), metric.num_inst]
+    metric.reset()
+    seen.append(metric.get_global_name_value())
+    """)
+
+
+def test_a_metric_class_of_the_script_counts_as_mxnet():
+    """A script's own EvalMetric subclass: its update adds, the base's get (NaN before any
+    instance), get_name_value, str, update_dict, reset_local and reset give what MXNet's
+    base gives, in float64."""
+    rng = np.random.default_rng(6)
+    pairs = [(rng.standard_normal((n, 3)), rng.standard_normal((n, 3))) for n in (4, 2, 5)]
+    mx_env = run_mxnet(OWN_METRIC, pairs=[(nd.array(a, dtype="float64"),
+                                           nd.array(b, dtype="float64")) for a, b in pairs])
+    pt_env = run_draft(OWN_METRIC, {"metric-base", "metric-own-member"},
+                       pairs=[(torch.from_numpy(a), torch.from_numpy(b)) for a, b in pairs])
+    want, got = mx_env["seen"], pt_env["seen"]
+    assert math.isnan(want[0][1]) and math.isnan(got[0][1]) and want[0][0] == got[0][0]
+    assert want[-3][0] == got[-3][0] and math.isnan(want[-3][1]) and math.isnan(got[-3][1])
+    for w, g in zip(want[1:-3] + want[-2:], got[1:-3] + got[-2:], strict=True):
+        if isinstance(w, tuple):
+            assert w[0] == g[0] and g[1] == pytest.approx(w[1], rel=1e-12), (w, g)
+        elif isinstance(w, list):
+            assert [n for n, _ in w] == [n for n, _ in g]
+            assert [v for _, v in g] == pytest.approx([v for _, v in w], rel=1e-12, nan_ok=True)
+        elif isinstance(w, str) and w.startswith("EvalMetric"):
+            assert w.split(":")[0] == g.split(":")[0]
+        else:
+            assert w == g, (w, g)
 
 
 def test_custom_metrics_count_as_mxnet():

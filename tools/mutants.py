@@ -1074,6 +1074,11 @@ src(HELPERS, "draft-kvstore-dist-accepted",
     "        if name not in self.LOCAL:\n", "        if name is None:\n", "check-weakened",
     "a distributed kvstore drafted as one process: each worker trains alone, the gradients "
     "never summed across machines", targets=(f"{PORT}::test_a_trainer_on_a_kvstore_of_one_process_steps_as_mxnet",))
+src(HELPERS, "draft-eval-metric-zero-before",
+    '        return (self.name, self.sum_metric / self.num_inst if self.num_inst else float("nan"))\n',
+    '        return (self.name, self.sum_metric / max(self.num_inst, 1))\n', "default-changed",
+    "a script's own EvalMetric drafted reporting 0 before any instance (MXNet's base gives NaN)",
+    targets=(f"{PORT}::test_a_metric_class_of_the_script_counts_as_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

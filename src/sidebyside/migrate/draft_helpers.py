@@ -999,6 +999,59 @@ def gluon_waitall():
         torch.cuda.synchronize()
 
 
+class GluonEvalMetric:
+    """mx.metric.EvalMetric as a base class: the subclass's update(labels, preds) adds to
+    sum_metric and num_inst; get() is (name, sum_metric / num_inst), NaN before any
+    instance; reset, reset_local, get_name_value, the global statistics and update_dict as
+    MXNet's base has them."""
+
+    def __init__(self, name, output_names=None, label_names=None, **kwargs):
+        self.name, self.output_names, self.label_names = str(name), output_names, label_names
+        self._has_global_stats = kwargs.pop("has_global_stats", False)
+        self._kwargs = kwargs
+        self.reset()
+
+    def __str__(self):
+        return f"EvalMetric: {dict(self.get_name_value())}"
+
+    def update(self, labels, preds):
+        raise NotImplementedError()
+
+    def update_dict(self, label, pred):
+        preds = [pred[k] for k in self.output_names] if self.output_names is not None \
+            else list(pred.values())
+        labels = [label[k] for k in self.label_names] if self.label_names is not None \
+            else list(label.values())
+        self.update(labels, preds)
+
+    def reset(self):
+        self.reset_local()
+        self.global_num_inst, self.global_sum_metric = 0, 0.0
+
+    def reset_local(self):
+        self.num_inst, self.sum_metric = 0, 0.0
+
+    def get(self):
+        return (self.name, self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+    def get_global(self):
+        if not self._has_global_stats:
+            return self.get()
+        return (self.name, self.global_sum_metric / self.global_num_inst
+                if self.global_num_inst else float("nan"))
+
+    @staticmethod
+    def _pairs(name, value):
+        return list(zip(name if isinstance(name, list) else [name],
+                        value if isinstance(value, list) else [value]))
+
+    def get_name_value(self):
+        return self._pairs(*self.get())
+
+    def get_global_name_value(self):
+        return self._pairs(*self.get_global())
+
+
 class GluonCustomMetric:
     """mx.metric.CustomMetric(feval, name=None, allow_extra_outputs=False) and
     mx.metric.np(feval, name): ``update(labels, preds)`` calls ``feval(label, pred)`` on
@@ -1725,7 +1778,7 @@ HELPERS = {
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
-    "GluonKVStore": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
+    "GluonKVStore": (), "GluonEvalMetric": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
     "gluon_np_arange": ("_np_dtype",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
     "gluon_waitall": (), "gluon_copyto": (),

@@ -3504,6 +3504,46 @@ _RULES.append(Rule(
     "code stays as it is", _kept(_a_draft_batch)))
 
 
+@_helper_rule("metric-base", ["mx.metric.EvalMetric", "mx.gluon.metric.EvalMetric"],
+              "class Mean(mx.metric.EvalMetric):\n    pass", "class Mean(GluonEvalMetric):",
+              "a class's base: the subclass keeps its update (and get, if it has its own); "
+              "the helper base has MXNet's name, sum_metric, num_inst, get (NaN before any "
+              "instance), reset, get_name_value and update_dict", ["GluonEvalMetric"])
+def _metric_base(site, analysis, text_of):
+    return "GluonEvalMetric" if site.kind == "base" else None
+
+
+def _own_metrics(analysis: Analysis) -> set[str]:
+    """The classes on mx.metric.EvalMetric this file defines (metric-base rewrites their
+    base), or imports from another file of the scan."""
+    bases = ("mx.metric.EvalMetric", "mx.gluon.metric.EvalMetric")
+    return {s.node.name for s in analysis.sites if s.kind == "class" and s.name in bases
+            and isinstance(s.node, ast.ClassDef)} | {
+        name for name, base in analysis.block_classes.items() if base in bases}
+
+
+def _an_own_metric(analysis: Analysis, recv: ast.AST | None) -> bool:
+    """Whether ``recv`` is an instance of the file's own metric class: built by it, or
+    ``self`` in one of its methods."""
+    own = _own_metrics(analysis)
+    if isinstance(recv, ast.Name) and recv.id == "self":
+        owner = _class_of(analysis, recv)
+        return owner is not None and owner.name in own
+    return _instance_of(analysis, recv, own)
+
+
+_METRIC_MEMBERS = ("update", "get", "reset", "reset_local", "get_name_value", "get_global",
+                   "get_global_name_value", "update_dict", "name", "num_inst", "sum_metric",
+                   "global_num_inst", "global_sum_metric", "output_names", "label_names")
+_RULES.append(Rule(
+    "metric-own-member", tuple(f"mx.{m}.EvalMetric.{a}" for m in ("metric", "gluon.metric")
+                               for a in _METRIC_MEMBERS),
+    "Mean().get()", "Mean().get()",
+    "on an instance of the file's own metric class (metric-base), or self in its methods: "
+    "GluonEvalMetric has MXNet's members, so the code stays as it is",
+    _kept(_an_own_metric)))
+
+
 def _folder_or_own_dataset(analysis: Analysis, recv: ast.AST) -> bool:
     if _built_by(analysis, recv, "image-folder-dataset"):
         return True
