@@ -303,3 +303,15 @@ def test_a_block_another_file_of_the_scan_builds_is_typed(tmp_path, train):
         (tmp_path / path).write_text("def get_net():\n    return 3\n")
     drafted = {f.path: f.draft for f in report.scan(tmp_path).analysed}
     assert "net.save_parameters('net.params')" in drafted["train.py"].source
+
+
+def test_an_import_means_the_first_folder_on_sys_path_that_has_it():
+    """``import data`` in sub/train.py is sub/data.py (the script's folder comes first), not
+    the scan root's data.py; from the root it is the root's."""
+    from sidebyside.migrate import report
+
+    files = {"data.py", "sub/data.py", "sub/train.py", "train.py", "sub/pkg/__init__.py"}
+    assert report._local_targets("sub/train.py", 0, "data", (), files) == ["sub/data.py"]
+    assert report._local_targets("train.py", 0, "data", (), files) == ["data.py"]
+    assert report._local_targets("sub/train.py", 0, "pkg", (), files) == ["sub/pkg/__init__.py"]
+    assert report._local_targets("sub/train.py", 0, "other", (), files) == []

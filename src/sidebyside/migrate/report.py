@@ -646,7 +646,8 @@ def _local_targets(shown: str, level: int, module: str, names, files: set[str],
     """The scanned files an import can mean: the module and each name as a submodule, found
     beside the importing file (the script's folder is first on sys.path), in the package a
     relative import names, in a relative folder the file adds to sys.path (``extra``), or
-    from the scan's root."""
+    from the scan's root: those of the first of these folders that has any, as Python's
+    import takes the first."""
     here = posixpath.dirname(shown.replace(os.sep, "/"))
     if level:
         for _ in range(level - 1):
@@ -659,15 +660,17 @@ def _local_targets(shown: str, level: int, module: str, names, files: set[str],
             if not base.startswith(".."):
                 bases.append("" if base == "." else base)
     parts = [p for p in module.split(".") if p]
-    found = []
-    for base in bases:
+    for base in bases:   # in sys.path's order: the first folder that has it is the one
+        found = []
         for tail in [parts] + [parts + [n] for n in names if n != "*"]:
             if not tail:
                 continue
             stem = posixpath.join(base, *tail)
             found += [c for c in (stem + ".py", posixpath.join(stem, "__init__.py"))
                       if c in files]
-    return found
+        if found:
+            return found
+    return []
 
 
 def _import_targets(items):
