@@ -52,7 +52,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
            "image-random-crop", "image-fixed-crop", "np-random-normal", "np-random-uniform",
            "kv-create", "kv-num-workers", "kv-rank", "kv-type", "metric-base",
-           "metric-own-member",
+           "metric-own-member", "ctc-loss",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -976,6 +976,36 @@ def test_l2_and_l1_losses_give_gluons_per_sample_values():
         assert m.shape == tuple(t.shape)
         np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-12, atol=1e-15)
     assert [m.shape for m in mx_env["out"]] == [(4,), (4,), (4,), (5,), (5,)]
+
+
+CTC = textwrap.dedent("""\
+    ctc = gluon.loss.CTCLoss()
+    outs = [ctc(pred, label), ctc(pred, label, pred_lengths, label_lengths),
+            ctc(pred, label, None, None, sample_weight),
+            gluon.loss.CTCLoss(layout='TNC', label_layout='TN', weight=0.5)(
+                nd.swapaxes(pred, 0, 1), nd.swapaxes(label, 0, 1))]
+    """)
+
+
+def test_ctc_loss_gives_gluons_per_sample_values():
+    """gluon.loss.CTCLoss: the last class the blank, a label ending at its first -1 (a -1
+    inside cuts it there), zeros being labels; lengths, sample weights, weight and the TNC
+    layouts. In float32 (MXNet's CTC refuses float64): relative 1e-5."""
+    rng = np.random.default_rng(10)
+    pred = rng.standard_normal((4, 12, 6)).astype(np.float32)
+    label = np.array([[1, 0, 2, -1], [3, 3, -1, -1], [0, 1, 4, 2], [1, -1, 2, -1]],
+                     np.float32)
+    extra = {"pred_lengths": np.array([10, 12, 8, 12], np.float32),
+             "label_lengths": np.array([3, 2, 4, 1], np.float32),
+             "sample_weight": np.array([1.0, 0.5, 2.0, 0.0], np.float32)}
+    arrays = {"pred": pred, "label": label, **extra}
+    mx_env = run_mxnet(CTC, **{k: nd.array(v) for k, v in arrays.items()})
+    pt_env = run_draft(CTC, {"ctc-loss"}, **{k: torch.from_numpy(v) for k, v in arrays.items()})
+    for i, (m, t) in enumerate(zip(mx_env["outs"], pt_env["outs"], strict=True)):
+        m, t = m.asnumpy(), t.numpy()
+        assert m.shape == t.shape == (4,) and t.dtype == np.float32, i
+        np.testing.assert_allclose(t, m, rtol=1e-5, err_msg=str(i))
+    assert not np.allclose(mx_env["outs"][0].asnumpy(), mx_env["outs"][1].asnumpy())
 
 
 def test_huber_hinge_and_kldiv_losses_give_gluons_per_sample_values():

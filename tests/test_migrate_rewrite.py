@@ -950,6 +950,7 @@ NEGATIVE = [
     ("image-resize-short", "result = mx.image.resize_short(img, 32, interp=3)"),
     ("image-center-crop", "result = mx.image.center_crop(img, (8, 8), 1, extra)"),
     ("image-random-crop", "result = mx.image.random_crop(img, (8, 8), 1, extra)"),
+    ("ctc-loss", "result = gluon.loss.CTCLoss(params=shared)"),
     ("metric-base", "result = mx.metric.EvalMetric('direct')"),
     ("metric-own-member", "class M(mx.metric.EvalMetric):\n    pass\n\n\nm = other()\n"
                           "result = m.sum_metric"),

@@ -1079,6 +1079,11 @@ src(HELPERS, "draft-eval-metric-zero-before",
     '        return (self.name, self.sum_metric / max(self.num_inst, 1))\n', "default-changed",
     "a script's own EvalMetric drafted reporting 0 before any instance (MXNet's base gives NaN)",
     targets=(f"{PORT}::test_a_metric_class_of_the_script_counts_as_mxnet",))
+src(HELPERS, "draft-ctc-blank-first",
+    '            label_lengths.long(), blank=classes - 1, reduction="none")\n',
+    '            label_lengths.long(), blank=0, reduction="none")\n', "default-changed",
+    "CTCLoss drafted with torch's blank (class 0; Gluon's is the last class)",
+    targets=(f"{PORT}::test_ctc_loss_gives_gluons_per_sample_values",))
 
 MUTANTS.extend(catalogue_swaps())
 

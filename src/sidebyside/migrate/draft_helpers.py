@@ -1149,6 +1149,35 @@ def gluon_huber_loss(rho=1, weight=None, batch_axis=0):
     return loss
 
 
+def gluon_ctc_loss(layout="NTC", label_layout="NT", weight=None):
+    """gluon.loss.CTCLoss(layout, label_layout, weight): ``loss(pred, label, pred_lengths=None,
+    label_lengths=None, sample_weight=None)`` is each sample's negative log-likelihood of its
+    label sequence, softmax taken over pred's unnormalised scores, the blank the last class
+    (torch's ctc_loss defaults to 0); without label_lengths a label ends at its first -1."""
+    import torch
+
+    if layout not in ("NTC", "TNC") or label_layout not in ("NT", "TN"):
+        raise ValueError(f"CTCLoss: layout {layout!r}, label_layout {label_layout!r}")
+
+    def loss(pred, label, pred_lengths=None, label_lengths=None, sample_weight=None):
+        scores = pred.transpose(0, 1) if layout == "NTC" else pred      # (T, N, C)
+        labels = (label.transpose(0, 1) if label_layout == "TN" else label).long()
+        steps, n, classes = scores.shape
+        if label_lengths is None:
+            ended = labels < 0
+            label_lengths = torch.where(ended.any(1), ended.int().argmax(1),
+                                        torch.full((n,), labels.shape[1]))
+        if pred_lengths is None:
+            pred_lengths = torch.full((n,), steps)
+        value = torch.nn.functional.ctc_loss(
+            scores.log_softmax(-1), labels.clamp(min=0), pred_lengths.long(),
+            label_lengths.long(), blank=classes - 1, reduction="none")
+        if sample_weight is not None:
+            value = value * sample_weight.reshape(value.shape)
+        return value if weight is None else value * weight
+    return loss
+
+
 def gluon_hinge_loss(margin=1, weight=None, batch_axis=0):
     """gluon.loss.HingeLoss(margin, weight, batch_axis): ``loss(pred, label,
     sample_weight=None)`` is max(0, margin − pred · label) (labels ±1), averaged per sample."""
@@ -1784,7 +1813,7 @@ HELPERS = {
     "gluon_waitall": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
-    "gluon_huber_loss": ("gluon_loss_mean",), "gluon_hinge_loss": ("gluon_loss_mean",),
+    "gluon_huber_loss": ("gluon_loss_mean",), "gluon_ctc_loss": (), "gluon_hinge_loss": ("gluon_loss_mean",),
     "gluon_kldiv_loss": ("gluon_loss_mean",),
     "gluon_softmax_ce_loss": ("gluon_loss_mean",), "gluon_sigmoid_bce_loss": ("gluon_loss_mean",),
     "GluonToTensor": (), "gluon_imresize": (), "gluon_center_crop": ("gluon_imresize",),

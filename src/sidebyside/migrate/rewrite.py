@@ -1962,6 +1962,11 @@ _helper_rule("huber-loss", ["mx.gluon.loss.HuberLoss"], "gluon.loss.HuberLoss(rh
              "rho, weight, batch_axis: Gluon's per-sample loss (its squared part d²/(2·rho)), "
              "sample_weight at the call", ["gluon_huber_loss"])(
     _loss_with("gluon_huber_loss", ("rho", "weight", "batch_axis")))
+_helper_rule("ctc-loss", ["mx.gluon.loss.CTCLoss"], "gluon.loss.CTCLoss()", "gluon_ctc_loss()",
+             "layout, label_layout, weight: Gluon's per-sample loss (softmax inside, the last "
+             "class the blank, a label ending at its first -1 unless label_lengths says), "
+             "pred_lengths, label_lengths and sample_weight at the call", ["gluon_ctc_loss"])(
+    _loss_with("gluon_ctc_loss", ("layout", "label_layout", "weight")))
 _helper_rule("hinge-loss", ["mx.gluon.loss.HingeLoss"], "gluon.loss.HingeLoss()",
              "gluon_hinge_loss()", "margin, weight, batch_axis: Gluon's per-sample loss, "
              "sample_weight at the call", ["gluon_hinge_loss"])(
