@@ -1084,6 +1084,11 @@ src(HELPERS, "draft-ctc-blank-first",
     '            label_lengths.long(), blank=0, reduction="none")\n', "default-changed",
     "CTCLoss drafted with torch's blank (class 0; Gluon's is the last class)",
     targets=(f"{PORT}::test_ctc_loss_gives_gluons_per_sample_values",))
+src(HELPERS, "draft-l2-normalization-eps-outside",
+    "    return data / (data.square().sum(dim=axes, keepdim=True) + eps).sqrt()\n",
+    "    return data / (data.square().sum(dim=axes, keepdim=True).sqrt() + eps)\n", "default-changed",
+    "L2Normalization drafted as torch's normalize (eps added to the norm, not under the root)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

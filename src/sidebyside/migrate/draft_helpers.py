@@ -990,6 +990,17 @@ def gluon_copyto(x, other):
     return x.detach().to(other, copy=True)
 
 
+def gluon_l2_normalization(data, eps=1e-10, mode="instance"):
+    """nd.L2Normalization(data, eps, mode): data / sqrt(sum of squares + eps), the sum over
+    every axis but the first ('instance'), over axis 1 ('channel') or over the axes after
+    the first two ('spatial')."""
+    axes = {"instance": tuple(range(1, data.dim())), "channel": (1,),
+            "spatial": tuple(range(2, data.dim()))}.get(mode)
+    if not axes:
+        raise ValueError(f"L2Normalization mode={mode!r} on a {data.dim()}-D array")
+    return data / (data.square().sum(dim=axes, keepdim=True) + eps).sqrt()
+
+
 def gluon_waitall():
     """mx.nd.waitall(): wait for every queued operation. PyTorch's CPU operations are done when
     they return; a CUDA device's queue is waited for."""
@@ -1810,7 +1821,7 @@ HELPERS = {
     "GluonKVStore": (), "GluonEvalMetric": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
     "gluon_np_arange": ("_np_dtype",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
-    "gluon_waitall": (), "gluon_copyto": (),
+    "gluon_waitall": (), "gluon_l2_normalization": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "gluon_huber_loss": ("gluon_loss_mean",), "gluon_ctc_loss": (), "gluon_hinge_loss": ("gluon_loss_mean",),

@@ -3194,6 +3194,11 @@ _pass_on("image-center-crop", ["mx.image.center_crop"],
          "only happens to an image smaller than size, and the helper raises there unless "
          "interp is 0 or 1 (the default, 2, is OpenCV's bicubic)",
          "gluon_center_crop", ("src", "size", "interp"), 2, 3)
+_pass_on("nd-l2-normalization", ["mx.nd.L2Normalization"],
+         "nd.L2Normalization(x, mode='channel')", "gluon_l2_normalization(x, mode='channel')",
+         "data, eps, mode ('instance', the default, 'channel' or 'spatial'): data over the "
+         "root of its sum of squares plus eps, the sum over those axes", "gluon_l2_normalization",
+         ("data", "eps", "mode"), 1)
 _pass_on("image-random-crop", ["mx.image.random_crop"],
          "mx.image.random_crop(img, (224, 224))", "gluon_random_crop(img, (224, 224))",
          "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them, the corner "
