@@ -116,6 +116,8 @@ def _drop_unused_imports(source: str, original: str | None, tree=None) -> str:
     (``tree``: ``ast.parse(source)``, if the caller has it)."""
     import ast
 
+    if not re.search(r"^[ \t]*(import|from)[ \t]+mxnet\b", source, re.M):
+        return source        # no statement of its own imports mxnet: nothing to drop
     tree = tree or ast.parse(source)
     nodes = list(ast.walk(tree))
     used = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
