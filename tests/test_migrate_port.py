@@ -52,7 +52,7 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "vision-cast", "image-imresize", "image-center-crop", "image-resize-short",
            "image-random-crop", "image-fixed-crop", "np-random-normal", "np-random-uniform",
            "kv-create", "kv-num-workers", "kv-rank", "kv-type", "metric-base",
-           "metric-own-member", "ctc-loss",
+           "metric-own-member", "ctc-loss", "io-mnist-iter",
            "metric-create-accuracy", "metric-create-topkaccuracy", "metric-create-loss",
            "metric-create-regressionmetric", "nd-empty", "ndarray-copyto",
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
@@ -1419,6 +1419,50 @@ def test_ndarray_iter_gives_mxnets_batches_over_epochs(make):
             assert m.dtype == t.dtype and m.shape == t.shape
             np.testing.assert_array_equal(t, m)
     assert mx_env["described"] == pt_env["described"] and mx_env["size"] == pt_env["size"]
+
+
+MNIST_ITERS = ["mx.io.MNISTIter(image=img, label=lab, batch_size=64, silent=True)",
+               "mx.io.MNISTIter(image=img, label=lab, batch_size=100, shuffle=False, flat=True)",
+               "mx.io.MNISTIter(image=img, label=lab, batch_size=50, seed=7, num_parts=3, "
+               "part_index=2, input_shape=(1, 28, 28), label_name='sm_label')"]
+
+
+@pytest.mark.parametrize("make", MNIST_ITERS)
+def test_mnist_iter_gives_mxnets_batches_in_mxnets_order(tmp_path, make):
+    """MNISTIter over idx files (1,030 images): the same batches in the same order for two
+    epochs — shuffled by MXNet's std::shuffle with mt19937, reproduced — pixels / 256 in
+    float32, the last incomplete batch dropped, a part of the files, the names described."""
+    import struct
+
+    rng = np.random.default_rng(12)
+    n = 1030
+    pixels, labels = rng.integers(0, 256, (n, 28, 28), np.uint8), rng.integers(0, 10, n, np.uint8)
+    img, lab = tmp_path / "images-idx3-ubyte", tmp_path / "labels-idx1-ubyte"
+    img.write_bytes(struct.pack(">IIII", 2051, n, 28, 28) + pixels.tobytes())
+    lab.write_bytes(struct.pack(">II", 2049, n) + labels.tobytes())
+    code = textwrap.dedent(f"""\
+        it = {make}
+        seen = []
+        for epoch in range(2):
+            it.reset()
+            for batch in it:   # copies: MXNet's iterator refills the arrays it gave
+                seen.append(([d * 1 for d in batch.data], [y * 1 for y in batch.label],
+                             batch.pad))
+        described = [(d.name, tuple(d.shape)) for d in it.provide_data + it.provide_label]
+        """)
+    mx_env = run_mxnet(code, img=str(img), lab=str(lab))
+    pt_env = run_draft(code, {"io-mnist-iter", "io-iterator-method", "io-batch-attribute"},
+                       img=str(img), lab=str(lab))
+    mx_seen, pt_seen = _epochs_of(mx_env), _epochs_of(pt_env)
+    assert len(mx_seen) == len(pt_seen) >= 12
+    for (md, ml, mp), (td, tl, tp) in zip(mx_seen, pt_seen, strict=True):
+        assert mp == tp == 0
+        for m, t in zip(md + ml, td + tl, strict=True):
+            assert m.dtype == t.dtype == np.float32 and m.shape == t.shape
+            np.testing.assert_array_equal(t, m)
+    assert mx_env["described"] == pt_env["described"]
+    first = np.concatenate([ml[0] for _, ml, _ in mx_seen[:len(mx_seen) // 2]])
+    assert np.array_equal(first, labels[:len(first)]) == ("shuffle=False" in make)
 
 
 def test_ndarray_iter_pads_rolls_over_and_shuffles_as_claimed():

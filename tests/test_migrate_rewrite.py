@@ -957,6 +957,8 @@ NEGATIVE = [
     ("image-center-crop", "result = mx.image.center_crop(img, (8, 8), 1, extra)"),
     ("image-random-crop", "result = mx.image.random_crop(img, (8, 8), 1, extra)"),
     ("nd-l2-normalization", "result = nd.L2Normalization(x, name='l2')"),
+    ("io-mnist-iter", "result = mx.io.MNISTIter('images', 'labels')"),
+    ("io-mnist-iter", "result = mx.io.MNISTIter(image=i, label=l, dtype='float16')"),
     ("ctc-loss", "result = gluon.loss.CTCLoss(params=shared)"),
     ("metric-base", "result = mx.metric.EvalMetric('direct')"),
     ("metric-own-member", "class M(mx.metric.EvalMetric):\n    pass\n\n\nm = other()\n"

@@ -1089,6 +1089,11 @@ src(HELPERS, "draft-l2-normalization-eps-outside",
     "    return data / (data.square().sum(dim=axes, keepdim=True).sqrt() + eps)\n", "default-changed",
     "L2Normalization drafted as torch's normalize (eps added to the norm, not under the root)",
     targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-mnist-iter-modulo-draw",
+    "        j = r // scaling\n", "        j = r % (i + 1)\n", "call-swap",
+    "MNISTIter's shuffle drafted drawing each index as a modulo (libstdc++'s "
+    "uniform_int_distribution scales down): another order than MXNet's",
+    targets=(f"{PORT}::test_mnist_iter_gives_mxnets_batches_in_mxnets_order",))
 
 MUTANTS.extend(catalogue_swaps())
 

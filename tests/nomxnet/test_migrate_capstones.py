@@ -132,7 +132,8 @@ def test_the_legacy_notebooks_code_reports_every_row_of_their_summary(number, ab
 # the metric (the draft's GluonAccuracy keeps update/get/reset); the seed; the loss's
 # backward() (the sum it means); hybridize(), dropped where LibCST carries out statement
 # rewrites (the migrate extra); the data module's DummyIter, a DataIter of its own that
-# builds its batch of zeros (GluonDataIter, GluonDataBatch). Every other site needs a decision
+# builds its batch of zeros (GluonDataIter, GluonDataBatch); MNISTIter (GluonMNISTIter, MXNet's
+# batches in MXNet's order). Every other site needs a decision
 # (FirstBatches, a DataIter that passes on another iterator's batches, keeps its marker).
 UNMARKED_16 = {"examples/image_classification/image_classification.py":
                {"mx.cpu", "mx.gpu", "mx.Context", "mx.metric.Accuracy",
@@ -141,13 +142,13 @@ UNMARKED_16 = {"examples/image_classification/image_classification.py":
                 "mx.nd.NDArray.backward"}
                | ({"mx.gluon.Block.hybridize"} if structure.available() else set()),
                "examples/image_classification/data.py": {"mx.io.DataIter", "mx.io.DataBatch",
-                                                          "mx.nd.zeros"}}
+                                                          "mx.nd.zeros", "mx.io.MNISTIter"}}
 # the decisions named beyond [port]: which kvstore, the loss's labels and the softmax
-# output, fit's defaults; MNISTIter's scaling and last batch
+# output, fit's defaults (MNISTIter's scaling and last batch: the draft's helper keeps them)
 RULES_16 = {"examples/image_classification/image_classification.py":
             {"port", "kvstore-sums", "module-fit-defaults", "softmax-ce-options",
              "softmax-output-loss"},
-            "examples/image_classification/data.py": {"port", "mnistiter-scale"}}
+            "examples/image_classification/data.py": {"port"}}
 
 
 def test_the_draft_marks_exactly_the_sites_that_need_a_decision():

@@ -697,6 +697,92 @@ class GluonDataIter:
         pass
 
 
+def _mt19937_shuffle(n, seed):
+    """The order std::shuffle gives 0..n-1 with std::mt19937(seed), as MXNet's C++
+    iterators (built with libstdc++) draw it: Fisher–Yates from the front, each index by
+    uniform_int_distribution's downscaling (a raw 32-bit draw, rejected past the last whole
+    multiple of the range, divided). numpy's legacy seeding of MT19937 is std::mt19937's."""
+    import numpy
+
+    bits = numpy.random.RandomState(seed)._bit_generator   # draws continue across calls
+    raw, k = [], 0
+    order = list(range(n))
+    for i in range(1, n):
+        scaling = (2**32 - 1) // (i + 1)
+        while True:
+            if k == len(raw):
+                raw, k = bits.random_raw(4096).tolist(), 0
+            r, k = raw[k], k + 1
+            if r < (i + 1) * scaling:
+                break
+        j = r // scaling
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+class GluonMNISTIter(GluonDataIter):
+    """mx.io.MNISTIter(image, label, batch_size, shuffle, flat, seed, silent, num_parts,
+    part_index, data_name, label_name) as MXNet 1.9.1 runs it: idx files read whole (this part's slice of them),
+    pixels / 256 as float32, (N, 1, 28, 28) or flat (N, 784) batches and float32 labels;
+    shuffled once, when built, in the order MXNet's std::shuffle gives for ``seed``
+    (:func:`_mt19937_shuffle`), the same order every epoch; the last incomplete batch
+    dropped."""
+
+    def __init__(self, image="./train-images-idx3-ubyte", label="./train-labels-idx1-ubyte",
+                 batch_size=128, shuffle=True, flat=False, seed=0, silent=False, num_parts=1,
+                 part_index=0, data_name="data", label_name="softmax_label", input_shape=None,
+                 data_shape=None, prefetch_buffer=None):
+        # (MXNet takes input_shape, data_shape and prefetch_buffer and does not use them)
+        import numpy
+        import torch
+
+        super().__init__(batch_size)
+        if not 0 <= part_index < num_parts or batch_size < 1:
+            raise ValueError(f"MNISTIter: part_index {part_index} of {num_parts} parts, "
+                             f"batch_size {batch_size}")
+        with open(image, "rb") as f:
+            head = numpy.frombuffer(f.read(16), ">i4")
+            count, rows, cols = int(head[1]), int(head[2]), int(head[3])
+            start = int(count / num_parts * part_index)
+            end = int(count / num_parts * (part_index + 1))
+            f.seek(16 + start * rows * cols)
+            pixels = numpy.frombuffer(f.read((end - start) * rows * cols), numpy.uint8)
+        with open(label, "rb") as f:
+            count = int(numpy.frombuffer(f.read(8), ">i4")[1])
+            first = int(count / num_parts * part_index)
+            last = int(count / num_parts * (part_index + 1))
+            f.seek(8 + first)
+            labels = numpy.frombuffer(f.read(last - first), numpy.uint8)
+        images = pixels.reshape(-1, rows, cols).astype(numpy.float32) * numpy.float32(1 / 256)
+        if shuffle:
+            order = _mt19937_shuffle(len(labels), seed)
+            images, labels = images[order], labels[order]
+        shape = (-1, rows * cols) if flat else (-1, 1, rows, cols)
+        self._data = torch.from_numpy(images.reshape(shape).copy())
+        self._label = torch.from_numpy(labels.astype(numpy.float32))
+        self.provide_data = [GluonDataDesc(data_name, (batch_size, *self._data.shape[1:]))]
+        self.provide_label = [GluonDataDesc(label_name, (batch_size,))]
+        self._at = 0
+
+    def reset(self):
+        self._at = 0
+
+    def iter_next(self):
+        if self._at + self.batch_size > len(self._data):
+            return False
+        self._at += self.batch_size
+        return True
+
+    def getdata(self):
+        return [self._data[self._at - self.batch_size:self._at]]
+
+    def getlabel(self):
+        return [self._label[self._at - self.batch_size:self._at]]
+
+    def getpad(self):
+        return 0
+
+
 class GluonNDArrayIter(GluonDataIter):
     """mx.io.NDArrayIter as MXNet 1.9.1 runs it. ``data``/``label``: a tensor or numpy array,
     a list of them (named ``_0_data``, ``_1_data``, ...) or a dict, each source sorted by
@@ -1842,6 +1928,8 @@ HELPERS = {
     "gluon_rnn": (),
     "GluonDataDesc": (), "GluonDataBatch": (), "GluonDataIter": ("GluonDataBatch",),
     "GluonNDArrayIter": ("GluonDataDesc", "GluonDataBatch", "GluonDataIter"),
+    "_mt19937_shuffle": (),
+    "GluonMNISTIter": ("GluonDataDesc", "GluonDataBatch", "GluonDataIter", "_mt19937_shuffle"),
 }
 
 

@@ -3356,6 +3356,28 @@ def _ndarray_iter(site, analysis, text_of):
 
 
 RULE_RESOLVES["io-ndarray-iter"] = ("ndarrayiter-last-batch",)
+RULE_RESOLVES["io-mnist-iter"] = ("mnistiter-scale",)
+
+_MNIST_ITER = ("image", "label", "batch_size", "shuffle", "flat", "seed", "silent", "num_parts",
+               "part_index", "data_name", "label_name", "input_shape", "data_shape",
+               "prefetch_buffer")
+
+
+@_helper_rule("io-mnist-iter", ["mx.io.MNISTIter"],
+              "mx.io.MNISTIter(image='train-images-idx3-ubyte', label='train-labels-idx1-ubyte', "
+              "batch_size=100)",
+              "GluonMNISTIter(image='train-images-idx3-ubyte', label='train-labels-idx1-ubyte', "
+              "batch_size=100)",
+              "keywords only: image, label, batch_size, shuffle, flat, seed, silent, num_parts, "
+              "part_index, data_name, label_name (input_shape, data_shape and prefetch_buffer "
+              "MXNet ignores): MXNet's batches in MXNet's order (its std::shuffle of mt19937, "
+              "once), pixels / 256, the last incomplete batch dropped", ["GluonMNISTIter"])
+def _mnist_iter(site, analysis, text_of):
+    call = _call(site)
+    if call is None or call.args or any(k.arg not in _MNIST_ITER for k in call.keywords):
+        return None
+    return "GluonMNISTIter(" + ", ".join(f"{k.arg}={text_of(k.value)}"
+                                         for k in call.keywords) + ")"
 
 
 _RULES.append(Rule(
@@ -3414,11 +3436,12 @@ def _own_iterators(analysis: Analysis) -> set[str]:
 
 
 def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
-    """Whether ``recv`` is an iterator the draft builds: one of io-ndarray-iter's, or an
-    instance of the file's own DataIter class (:func:`_own_iterators`)."""
+    """Whether ``recv`` is an iterator the draft builds: one of io-ndarray-iter's or
+    io-mnist-iter's, or an instance of the file's own DataIter class
+    (:func:`_own_iterators`)."""
     if recv is None:
         return False
-    if _built_by(analysis, recv, "io-ndarray-iter"):
+    if _built_by(analysis, recv, ("io-ndarray-iter", "io-mnist-iter")):
         return True
     return _instance_of(analysis, recv, _own_iterators(analysis))
 
@@ -3502,7 +3525,8 @@ _RULES.append(Rule(
     "io-iterator-method", tuple(f"mx.io.{c}.{m}" for c in ("DataIter", "NDArrayIter")
                                for m in _IO_METHODS + _IO_ATTRS),
     "it.reset()", "it.reset()",
-    "an iterator built by io-ndarray-iter, or of the file's own DataIter class, wherever it "
+    "an iterator built by io-ndarray-iter or io-mnist-iter, or of the file's own DataIter "
+    "class, wherever it "
     "is assigned: the helper has MXNet's reset, next, iter_next, getdata, getlabel, getpad, "
     "batch_size, provide_data and provide_label, so the code stays as it is",
     _kept(_a_draft_iterator)))
