@@ -987,6 +987,18 @@ CTC = textwrap.dedent("""\
     """)
 
 
+def test_a_full_pooling_torch_cannot_give_is_refused_when_the_draft_runs():
+    """Pooling(pooling_convention='full') whose last window starts in the padding: MXNet
+    keeps that window (5 × 5 here), torch's ceil_mode drops it (4 × 4); the draft raises
+    rather than give another shape."""
+    code = ("result = nd.Pooling(x, kernel=(2, 2), stride=(2, 2), pad=(1, 1), pool_type='max', "
+            "pooling_convention='full')\n")
+    x = np.random.default_rng(3).standard_normal((1, 1, 7, 7))
+    assert run_mxnet(code, x=nd.array(x, dtype="float64"))["result"].shape == (1, 1, 5, 5)
+    with pytest.raises(ValueError, match="port this window by hand"):
+        run_draft(code, {"nd-pooling"}, x=torch.from_numpy(x))
+
+
 def test_ctc_loss_gives_gluons_per_sample_values():
     """gluon.loss.CTCLoss: the last class the blank, a label ending at its first -1 (a -1
     inside cuts it there), zeros being labels; lengths, sample weights, weight and the TNC

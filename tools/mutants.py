@@ -1094,6 +1094,15 @@ src(HELPERS, "draft-mnist-iter-modulo-draw",
     "MNISTIter's shuffle drafted drawing each index as a modulo (libstdc++'s "
     "uniform_int_distribution scales down): another order than MXNet's",
     targets=(f"{PORT}::test_mnist_iter_gives_mxnets_batches_in_mxnets_order",))
+src(HELPERS, "draft-pad-widths-first-axis-first",
+    "    for axis in reversed(range(2, data.dim())):\n", "    for axis in range(2, data.dim()):\n",
+    "axis", "nd.pad drafted passing MXNet's widths to torch's pad in MXNet's order (torch's "
+    "start from the last axis)", targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-pooling-avg-counts-padding",
+    "    return pool(data, kernel, stride, pad, count_include_pad=bool(count_include_pad))\n",
+    "    return pool(data, kernel, stride, pad)\n", "default-dropped",
+    "Pooling(pool_type='avg', count_include_pad=False) drafted counting the padding "
+    "(torch's default)", targets=(f"{RW}::test_rule_matches_mxnet",))
 
 MUTANTS.extend(catalogue_swaps())
 

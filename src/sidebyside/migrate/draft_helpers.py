@@ -1087,6 +1087,96 @@ def gluon_l2_normalization(data, eps=1e-10, mode="instance"):
     return data / (data.square().sum(dim=axes, keepdim=True) + eps).sqrt()
 
 
+def _spatial(value, n, default):
+    """An MXNet per-axis setting (``()`` or absent: ``default`` on every axis) as n ints."""
+    value = tuple(value) if isinstance(value, (tuple, list)) else () if value is None \
+        else (value,)
+    return value if value else (default,) * n
+
+
+def gluon_pooling(data, kernel=(), pool_type="max", global_pool=False, cudnn_off=False,
+                  pooling_convention="valid", stride=(), pad=(), p_value=None,
+                  count_include_pad=True, layout=None, name=None):
+    """nd.Pooling of a (N, C, *spatial) array, 1 to 3 spatial axes: 'max' or 'avg' over
+    ``kernel`` windows (stride and pad 1 and 0 per axis when absent); 'valid' drops a partial
+    window, 'full' keeps it (max only: torch's ceil_mode); global_pool over every spatial axis
+    (kernel then ignored); avg counts the padding unless count_include_pad=False (p_value
+    is for MXNet's 'lp' pooling only)."""
+    import torch.nn.functional as F
+
+    n = data.dim() - 2
+    if pool_type not in ("max", "avg") or layout not in (None, "NCW", "NCHW", "NCDHW") \
+            or pooling_convention not in ("valid", "full") or not 1 <= n <= 3 \
+            or (pooling_convention == "full" and pool_type == "avg" and not global_pool):
+        raise ValueError(f"Pooling {pool_type!r}, {pooling_convention!r}, layout {layout!r} "
+                         f"on {n} spatial axes: port it by hand")
+    axes = tuple(range(2, data.dim()))
+    if global_pool:
+        return data.amax(dim=axes, keepdim=True) if pool_type == "max" \
+            else data.mean(dim=axes, keepdim=True)
+    kernel, stride, pad = tuple(kernel), _spatial(stride, n, 1), _spatial(pad, n, 0)
+    if pool_type == "max":
+        pool = (F.max_pool1d, F.max_pool2d, F.max_pool3d)[n - 1]
+        out = pool(data, kernel, stride, pad, ceil_mode=pooling_convention == "full")
+        if pooling_convention == "full":   # torch drops a last window that starts in the
+            want = tuple(-(-(size + 2 * p - k) // s) + 1     # padding; MXNet keeps it
+                         for size, k, s, p in zip(data.shape[2:], kernel, stride, pad))
+            if tuple(out.shape[2:]) != want:
+                raise ValueError(f"Pooling 'full' gives {want} here, torch's ceil_mode "
+                                 f"{tuple(out.shape[2:])}: port this window by hand")
+        return out
+    pool = (F.avg_pool1d, F.avg_pool2d, F.avg_pool3d)[n - 1]
+    return pool(data, kernel, stride, pad, count_include_pad=bool(count_include_pad))
+
+
+def gluon_convolution(data, weight, bias=None, kernel=(), stride=(), dilate=(), pad=(),
+                      num_filter=None, num_group=1, workspace=None, no_bias=False,
+                      cudnn_tune=None, cudnn_off=False, layout=None, name=None):
+    """nd.Convolution of a (N, C, *spatial) array with ``weight`` (num_filter, C / num_group,
+    *kernel), 1 to 3 spatial axes: stride, dilate and pad per axis (1, 1, 0 when absent), the
+    bias added unless no_bias."""
+    import torch.nn.functional as F
+
+    n = data.dim() - 2
+    if layout not in (None, "NCW", "NCHW", "NCDHW") or not 1 <= n <= 3 \
+            or (kernel and tuple(kernel) != tuple(weight.shape[2:])):
+        raise ValueError(f"Convolution: layout {layout!r}, kernel {kernel} for a weight of "
+                         f"shape {tuple(weight.shape)}")
+    conv = (F.conv1d, F.conv2d, F.conv3d)[n - 1]
+    return conv(data, weight, None if no_bias else bias, _spatial(stride, n, 1),
+                _spatial(pad, n, 0), _spatial(dilate, n, 1), num_group)
+
+
+def gluon_upsampling(*data, scale, sample_type="nearest", num_args=1, name=None):
+    """nd.UpSampling(x, scale=s, sample_type='nearest'): each pixel repeated s times along
+    both spatial axes of an (N, C, H, W) array."""
+    import torch.nn.functional as F
+
+    if sample_type != "nearest" or len(data) != 1 or int(scale) != scale:
+        raise ValueError(f"UpSampling {sample_type!r} of {len(data)} inputs, scale {scale}: "
+                         "port it by hand")
+    return F.interpolate(data[0], scale_factor=int(scale), mode="nearest")
+
+
+def gluon_pad(data, mode, pad_width, constant_value=0.0, name=None):
+    """nd.pad(data, mode, pad_width, constant_value) of a 4-D or 5-D array: ``pad_width``
+    gives (before, after) per axis, from the first, the first two axes' zero; 'constant',
+    'edge' (torch's 'replicate') or 'reflect'."""
+    import torch.nn.functional as F
+
+    widths = [int(w) for w in pad_width]
+    if data.dim() not in (4, 5) or len(widths) != 2 * data.dim() or any(widths[:4]) \
+            or mode not in ("constant", "edge", "reflect"):
+        raise ValueError(f"pad {mode!r}, pad_width {tuple(pad_width)} of a {data.dim()}-D "
+                         "array: MXNet takes 4-D or 5-D arrays padded on their spatial axes")
+    pads = []
+    for axis in reversed(range(2, data.dim())):
+        pads += widths[2 * axis:2 * axis + 2]
+    if mode == "constant":
+        return F.pad(data, pads, "constant", constant_value)
+    return F.pad(data, pads, "replicate" if mode == "edge" else "reflect")
+
+
 def gluon_waitall():
     """mx.nd.waitall(): wait for every queued operation. PyTorch's CPU operations are done when
     they return; a CUDA device's queue is waited for."""
@@ -1907,7 +1997,9 @@ HELPERS = {
     "GluonKVStore": (), "GluonEvalMetric": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),
     "gluon_np_arange": ("_np_dtype",),
     "gluon_array": (), "gluon_np_array": (), "gluon_reshape": (), "gluon_reverse_axes": (), "gluon_clip": (), "gluon_sample_multinomial": (), "gluon_split_and_load": (), "gluon_backward": (),
-    "gluon_waitall": (), "gluon_l2_normalization": (), "gluon_copyto": (),
+    "gluon_waitall": (), "gluon_l2_normalization": (), "_spatial": (),
+    "gluon_pooling": ("_spatial",), "gluon_convolution": ("_spatial",), "gluon_upsampling": (),
+    "gluon_pad": (), "gluon_copyto": (),
     "GluonRegressionMetric": ("gluon_metric_pairs",), "GluonCustomMetric": (), "gluon_loss_mean": (),
     "gluon_l2_loss": ("gluon_loss_mean",), "gluon_l1_loss": ("gluon_loss_mean",),
     "gluon_huber_loss": ("gluon_loss_mean",), "gluon_ctc_loss": (), "gluon_hinge_loss": ("gluon_loss_mean",),

@@ -3199,6 +3199,46 @@ _pass_on("nd-l2-normalization", ["mx.nd.L2Normalization"],
          "data, eps, mode ('instance', the default, 'channel' or 'spatial'): data over the "
          "root of its sum of squares plus eps, the sum over those axes", "gluon_l2_normalization",
          ("data", "eps", "mode"), 1)
+_pass_on("nd-pooling", ["mx.nd.Pooling"], "nd.Pooling(x, kernel=(2, 2), pool_type='max')",
+         "gluon_pooling(x, kernel=(2, 2), pool_type='max')",
+         "data, kernel, pool_type 'max' or 'avg', global_pool, pooling_convention ('full' "
+         "for max only), stride, pad, count_include_pad: torch's pooling of the same windows",
+         "gluon_pooling", ("data", "kernel", "pool_type", "global_pool", "cudnn_off",
+                           "pooling_convention", "stride", "pad", "p_value",
+                           "count_include_pad", "layout", "name"), 1,
+         check=lambda a: _literal(a.get("pool_type"), "max") in ("max", "avg", _NO)
+         and _literal(a.get("pooling_convention"), "valid") in ("valid", "full", _NO))
+_pass_on("nd-convolution", ["mx.nd.Convolution"],
+         "nd.Convolution(x, w, b, kernel=(3, 3), num_filter=8, pad=(1, 1))",
+         "gluon_convolution(x, w, b, kernel=(3, 3), pad=(1, 1), num_filter=8)",
+         "data, weight, bias, kernel (the weight's), stride, dilate, pad, num_filter, "
+         "num_group, no_bias: torch's convolution of the same arrays", "gluon_convolution",
+         ("data", "weight", "bias", "kernel", "stride", "dilate", "pad", "num_filter",
+          "num_group", "workspace", "no_bias", "cudnn_tune", "cudnn_off", "layout", "name"), 2,
+         3)
+
+
+@_helper_rule("nd-upsampling", ["mx.nd.UpSampling"], "nd.UpSampling(x, scale=2, sample_type='nearest')",
+              "gluon_upsampling(x, scale=2, sample_type='nearest')",
+              "one array, an int scale, sample_type 'nearest' (bilinear needs its weight "
+              "argument: left): each pixel repeated scale times", ["gluon_upsampling"])
+def _upsampling(site, analysis, text_of):
+    call = _call(site)
+    kw = {k.arg: k.value for k in call.keywords} if call is not None else {}
+    if call is None or len(call.args) != 1 or isinstance(call.args[0], ast.Starred) \
+            or None in kw or set(kw) - {"scale", "sample_type", "num_args", "name"} \
+            or "scale" not in kw or _literal(kw.get("sample_type"), "nearest") != "nearest":
+        return None
+    return "gluon_upsampling(" + ", ".join([text_of(call.args[0])] + [
+        f"{k}={text_of(v)}" for k, v in kw.items()]) + ")"
+
+
+_pass_on("nd-pad", ["mx.nd.pad", "mx.nd.Pad"], "nd.pad(x, mode='edge', pad_width=(0, 0, 0, 0, 1, 1, 2, 2))",
+         "gluon_pad(x, mode='edge', pad_width=(0, 0, 0, 0, 1, 1, 2, 2))",
+         "data, mode ('constant', 'edge' or 'reflect'), pad_width (before, after per axis, "
+         "from the first), constant_value: torch's pad, its widths from the last axis",
+         "gluon_pad", ("data", "mode", "pad_width", "constant_value", "name"), 3, 1,
+         check=lambda a: _literal(a["mode"]) in ("constant", "edge", "reflect", _NO))
 _pass_on("image-random-crop", ["mx.image.random_crop"],
          "mx.image.random_crop(img, (224, 224))", "gluon_random_crop(img, (224, 224))",
          "src, size (W, H), interp: (image, (x0, y0, w, h)) as MXNet gives them, the corner "
