@@ -315,3 +315,24 @@ def test_an_import_means_the_first_folder_on_sys_path_that_has_it():
     assert report._local_targets("train.py", 0, "data", (), files) == ["data.py"]
     assert report._local_targets("sub/train.py", 0, "pkg", (), files) == ["sub/pkg/__init__.py"]
     assert report._local_targets("sub/train.py", 0, "other", (), files) == []
+
+
+@pytest.mark.parametrize("own", [True, False])
+def test_batches_of_an_iterator_class_another_file_builds_are_the_drafts(tmp_path, own):
+    """train.py draws batches from a DataIter class of data.py: where that class builds its
+    own batches (its draft's are GluonDataBatch), ``batch.data[0]`` stays as written in
+    train.py's draft; where it passes on another iterator's, the line keeps its marker."""
+    from sidebyside.migrate import report
+
+    body = ("        return mx.io.DataBatch(data=[mx.nd.zeros((2, 3))])\n" if own else
+            "        return self.inner.next()\n")
+    (tmp_path / "data.py").write_text(
+        "import mxnet as mx\n\n\nclass Batches(mx.io.DataIter):\n"
+        "    def __init__(self, inner=None):\n        super().__init__(2)\n"
+        "        self.inner = inner\n\n    def next(self):\n" + body)
+    (tmp_path / "train.py").write_text(
+        "import mxnet as mx\nfrom data import Batches\n\nit = Batches()\nfor batch in it:\n"
+        "    x = batch.data[0]\n")
+    train = next(f for f in report.scan(tmp_path).analysed if f.path == "train.py")
+    (site,) = [s for s in train.sites if s.site.name == "mx.io.DataBatch.data"]
+    assert (site.rewrite == "io-batch-attribute") is own

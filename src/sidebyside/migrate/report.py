@@ -774,6 +774,9 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
                 first[shown] = _first_analysis(source, shown, written_for)
                 if first[shown] is not None:
                     local.update(resolve.module_classes(first[shown], shown))
+                    local.update({f"{m}.{c}:own-batches": "mx.io.DataIter"   # its drafts'
+                                  for c in rewrite._own_iterators(first[shown])  # batches
+                                  for m in resolve.module_name(shown)})
         if direction == "torch":
             parsed = _import_targets(items)
             quiet = _mode_free_imports(items, parsed)

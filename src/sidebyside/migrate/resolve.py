@@ -77,6 +77,8 @@ class Analysis:
     _by_node: tuple | None = field(default=None, repr=False)
     #: module-level functions whose every return gives one framework class: that class
     functions: dict = field(default_factory=dict, repr=False)
+    #: the DataIter classes it imports from the scan that build their own batches there
+    own_iterators: frozenset = field(default=frozenset(), repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:
         """The canonical name of an expression (a name, an attribute chain, or a call's
@@ -179,6 +181,7 @@ class _Imports(ast.NodeVisitor):
         self.local: dict[str, str] = {}  # imported classes of the scanned code -> their base
         self.local_functions: dict[str, str] = {}  # imported functions -> the class they give
         self.local_modules: dict[str, str] = {}    # a scanned module's name here -> its name
+        self.own_iterators: set[str] = set()       # imported DataIter classes of the scan
         self.aliases: dict[str, str] = {}
         self.sites: list[tuple[ast.AST, str, str]] = []
 
@@ -213,6 +216,8 @@ class _Imports(ast.NodeVisitor):
                 base = self.local_classes.get(f"{node.module}.{a.name}")
                 if base:
                     self.local[a.asname or a.name] = base
+                if f"{node.module}.{a.name}:own-batches" in self.local_classes:
+                    self.own_iterators.add(a.asname or a.name)
                 made = self.local_classes.get(f"{node.module}.{a.name}()")
                 if made:    # a function of the scanned code: from model import get_net
                     self.local_functions[a.asname or a.name] = made
@@ -714,7 +719,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     return Analysis(path, source, tree, imports.aliases, sites, walker.types,
                     walker.block_classes, walker.names, walker.lines, nodes,
                     functions={k: v for k, v in walker.function_types.items()
-                               if k not in imports.local_functions})
+                               if k not in imports.local_functions},
+                    own_iterators=frozenset(imports.own_iterators))
 
 
 def module_name(relative_path: str) -> list[str]:

@@ -3458,8 +3458,13 @@ def _own_iterators(analysis: Analysis) -> set[str]:
     """The classes this file defines on mx.io.DataIter (io-data-iter-base rewrites their base)
     that build their batches themselves (an mx.io.DataBatch call, or a ``getdata`` method
     for the base's ``next``) and use nothing else of mx.io, mx.image or mx.recordio: a class
-    that passes on another iterator's batches gives what that one gives."""
-    out = set()
+    that passes on another iterator's batches gives what that one gives. With those it
+    imports from other files of the scan that do (``Analysis.own_iterators``). Worked out
+    once per analysis."""
+    cached = _OWN_ITERATORS.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out = set(analysis.own_iterators)
     for s in analysis.sites:
         if s.kind != "class" or s.name != "mx.io.DataIter" \
                 or not isinstance(s.node, ast.ClassDef):
@@ -3472,7 +3477,12 @@ def _own_iterators(analysis: Analysis) -> set[str]:
         if builds and all(not o.name.startswith(("mx.io.", "mx.image.", "mx.recordio."))
                           or o.name.startswith(_IO_OWN_NAMES) for o in inside):
             out.add(s.node.name)
+    _OWN_ITERATORS.clear()
+    _OWN_ITERATORS[id(analysis)] = (analysis, out)
     return out
+
+
+_OWN_ITERATORS: dict[int, tuple] = {}
 
 
 def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
