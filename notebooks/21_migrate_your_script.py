@@ -125,8 +125,9 @@ print(sorted(t for t in legacy_report.totals() if t != "seconds"))
 # (`lines_converted`); the others either need a decision (`lines_decision`: a counterpart
 # exists, the draft marks it) or have no counterpart (`lines_no_counterpart`: not in the map,
 # or an entry whose PyTorch side is a recipe). This script is built on the Module API and
-# `mx.io` iterators, which no call-by-call rewrite carries, so its rate is modest; §4 drafts a
-# Gluon script whose rate is near 100 %.
+# an `mx.io.ImageRecordIter`, which no call-by-call rewrite carries (its `MNISTIter` the draft
+# does carry, as a helper), so its rate is modest; §4 drafts a Gluon script whose rate is
+# near 100 %.
 
 # %% tags=["nbval-ignore-output"]
 totals = legacy_report.totals()
@@ -339,7 +340,7 @@ draft = {name: (WORK / "port" / name).read_text() for name in ("image_classifica
 marks = {name: [line.strip() for line in text.splitlines() if ">>>>>> migrate" in line]
          for name, text in draft.items()}
 shown = [m for m in marks["image_classification.py"] if "[kvstore-sums]" in m][:1]
-shown += [m for m in marks["data.py"] if "[mnistiter-scale]" in m][:1]
+shown += [m for m in marks["data.py"] if "ImageRecordIter" in m][:1]
 shown += [m for m in marks["image_classification.py"] if "Trainer(" in m][:1]
 print("\n".join(m if len(m) <= 100 else m[:99] + "…" for m in shown))
 
@@ -606,13 +607,16 @@ rules = {g["rule"] for name in CHANGED_IN_15 for s in torch_sites[name] for g in
 assert to_gluon.returncode == 0 and plan["to"] == "gluon"
 assert {"adadelta-torch", "optimizer-step-batch-size"} <= rules
 assert "from_logits=True" in torch_sites["torch.nn.functional.nll_loss"][0]["counterpart"]["mxnet"]
-assert torch_sites["torch.optim.Optimizer.step"][0]["how"] == "guessed"
+step = torch_sites["torch.optim.Optimizer.step"][0]
+assert step["how"] == "inferred" and "torch.optim.Optimizer" in step["reason"]
 assert plan["summary"]["rewritten"] == 0      # rewrite rules go MXNet -> PyTorch only
 "Adadelta and optimizer.step each come with the gotcha notebook 15 had to handle"
 
 # %% [markdown]
-# The optimizer's `.step` is a guess (the script's `optimizer` is a function parameter, of
-# no known type). And in this direction the draft rewrites nothing: every site is a marker.
+# The optimizer's `.step` is inferred although `optimizer` is a parameter of `train`: the
+# script's only call of `train` passes the `optim.Adadelta(...)` it built, so the scan types
+# the parameter from that call. And in this direction the draft rewrites nothing: every
+# site is a marker.
 #
 # This script reads its data through the collection's `sidebyside.data`, which the tool does
 # not know; the upstream script builds a `torchvision.datasets.MNIST` with `transform=`, and
