@@ -50,7 +50,7 @@ from mxnet import gluon, nd
 from mxnet.gluon import nn
 
 from sidebyside import data, devices, errors, seeding
-from sidebyside.migrate import gotchas, prove, report, resolve
+from sidebyside.migrate import draft_helpers, gotchas, prove, report, resolve
 
 REPO = Path("..").resolve()           # the checkout: the notebook runs in notebooks/
 LEGACY = ("examples/image_classification/image_classification.py",
@@ -197,7 +197,7 @@ print(describe(trainer_site), describe(page_site), sep="\n\n")
 trainer = trainer_site.counterpart
 assert trainer.catalogue and trainer.form == "optimizer='sgd'" and trainer.how == "form"
 assert trainer.tolerance.startswith("checked: float64 rtol=") and "float32" in trainer.tolerance
-assert trainer_site.rewrite is None and "notebook 16" in trainer.where
+assert trainer_site.rewrite == "trainer-optimizer" and "notebook 16" in trainer.where
 api_page = (REPO / "book" / "mxnet_api.md").read_text(encoding="utf-8")
 assert page_site.counterpart.anchor.startswith("api-")
 assert f'id="{page_site.counterpart.anchor}"' in api_page      # the row the link goes to
@@ -350,12 +350,17 @@ print("\n".join(m if len(m) <= 100 else m[:99] + "…" for m in shown))
 # sidebyside.migrate --rules` lists them with an example each). Where what remains depends on
 # what the call cannot show — the loss's label dtype and logits' layout, `attach_grad`'s
 # overwritten gradient — the rewrite comes with a gotcha's marker beside it. The rewritten
-# lines of the training script, as a unified diff with the marker lines left out:
+# lines of the training script, as a unified diff with the marker lines left out and the
+# helpers the draft writes (Gluon's behaviour where torch has none, each checked against
+# MXNet) folded to one line that names them:
 
 # %%
 original = (WORK / "legacy" / "image_classification.py").read_text().splitlines()
-ported = [line for line in draft["image_classification.py"].splitlines()
-          if ">>>>>> migrate" not in line]
+text = draft["image_classification.py"]
+helpers = [n for n in draft_helpers.HELPERS if re.search(rf"^(def|class) {n}\b", text, re.M)]
+text = text.replace(draft_helpers.source_of(helpers), "# --- the draft's helpers: "
+                    + ", ".join(helpers) + "\n")
+ported = [line for line in text.splitlines() if ">>>>>> migrate" not in line]
 diff = [line for line in difflib.unified_diff(original, ported, lineterm="", n=0)
         if line[:1] in "+-" and not line.startswith(("+++", "---"))]
 print("\n".join(diff))
@@ -371,6 +376,7 @@ spans = {n for s in legacy_report.files[0].sites if s.rewrite      # the rewritt
 removed = {i + 1 for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, original, ported)
            .get_opcodes() if tag in ("replace", "delete") for i in range(i1, i2)}
 assert diff[0] == "+import torch" and removed and removed <= spans  # the diff changes no other
+assert helpers and not any(re.match(r"\+(def|class) ", line) for line in diff)  # all folded
 for f in legacy_report.analysed:              # the marked lines: the decisions, no others
     assert {s.site.line for s in f.sites if s.needs_decision()} == {m.line for m in
                                                                     f.draft.marked}

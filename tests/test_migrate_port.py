@@ -33,6 +33,8 @@ HEADER = ("import numpy as np\nimport mxnet as mx\nfrom mxnet import autograd, g
 
 #: the rules this file checks against MXNet (tests/test_migrate_rewrite.py checks the rest)
 COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-sgd",
+           "params-get-init-by-name", "params-get-existing", "parameter-data",
+           "parameter-set-data", "parameter-new", "parameter-initialize",
            "trainer-step", "metric-accuracy", "metric-update", "metric-get", "metric-reset",
            "dataloader", "vision-mnist", "vision-fashionmnist", "dataset-transform",
            "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
@@ -481,6 +483,44 @@ def test_a_trainer_on_a_kvstore_of_one_process_steps_as_mxnet(optimizer, kv, upd
     assert np.abs(net.weight.data().asnumpy() - w).max() > 0.05 and gap < 1e-12, gap
     with pytest.raises(ValueError, match="DistributedDataParallel"):
         pt_env["train"]([], SimpleNamespace(optimizer="sgd", kvstore="dist_sync", update=False))
+
+
+OWN_TRAINER = textwrap.dedent("""\
+    beta = gluon.Parameter('beta', shape=(3,), dtype='float64')
+    beta.initialize(mx.init.Constant(1.5))
+
+
+    def make(name, kv, compression):
+        return gluon.Trainer([beta], name.lower(), {'learning_rate': 0.5, 'wd': 0.1},
+                             kvstore=kv, compression_params=compression)
+
+
+    def train(trainer):
+        for k in range(3):
+            with autograd.record():
+                loss = (beta.data() * beta.data() * (k + 1)).sum()
+            loss.backward()
+            trainer.step(2)
+        return beta.data()
+    """)
+
+
+def test_a_trainer_of_own_parameters_with_options_read_when_the_draft_runs():
+    """trainer-optimizer on a list of the draft's Parameters, the optimizer's name an
+    expression of the script, kvstore and compression_params options: the same float64
+    values after three steps, the trainer's step(2) left as written where its receiver is
+    unknown (the helper's step takes a batch size as Gluon's); a distributed kvstore or a
+    compression refused when the draft runs."""
+    mx_env = run_mxnet(OWN_TRAINER)
+    pt_env = run_draft(OWN_TRAINER, {"trainer-optimizer", "parameter-new", "parameter-data"})
+    want = mx_env["train"](mx_env["make"]("SGD", "device", None)).asnumpy()
+    got = pt_env["train"](pt_env["make"]("SGD", "device", None)).detach().numpy()
+    assert np.abs(want - 1.5).max() > 0.5
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    with pytest.raises(ValueError, match="DistributedDataParallel"):
+        pt_env["make"]("sgd", "dist_sync", None)
+    with pytest.raises(ValueError, match="compression"):
+        pt_env["make"]("sgd", "device", {"type": "2bit", "threshold": 0.5})
 
 
 @pytest.mark.parametrize("optimizer,settings,message", [
@@ -1145,6 +1185,131 @@ def test_a_parameter_the_initializer_cannot_fill_is_refused_in_both():
         run_mxnet(code)
     with pytest.raises(ValueError, match="offset"):
         run_draft(code, {"params-get", "init-xavier"})
+
+
+NAMED = textwrap.dedent("""\
+    class Cell(gluon.HybridBlock):
+        def __init__(self, units, w_init=None, b_init='zeros', g_init='ones', scale=True,
+                     **kwargs):
+            super(Cell, self).__init__(**kwargs)
+            with self.name_scope():
+                self.weight = self.params.get('weight', shape=(units, 40), init=w_init)
+                self.bias = self.params.get('bias', shape=(units,), init=b_init)
+                self.gamma = self.params.get('gamma', shape=(units,), init=g_init,
+                                             grad_req='write' if scale else 'null')
+                self.u = self.params.get('u', shape=(30, units * 10), init='normal')
+
+        def hybrid_forward(self, F, x, weight, bias, gamma, u):
+            return F.dot(x, F.transpose(weight)) * gamma + bias + u[0, :3]
+
+
+    class Shrink(gluon.Block):
+        def __init__(self, **kwargs):
+            super(Shrink, self).__init__(**kwargs)
+            with self.name_scope():
+                self.weight = self.params.get('weight', shape=(3, 4))
+
+        def forward(self, x):
+            w = self.params.get('weight').data()
+            return nd.dot(x, nd.transpose(w))
+
+        def shrink(self):
+            self.weight.set_data(self.weight.data() * 0.5)
+
+
+    net = Cell(30, w_init=WINIT, scale=False)
+    net.initialize()
+    other = Cell(30, b_init='ones', g_init='xavier')
+    small = Shrink()
+    small.initialize(mx.init.Constant(2.0))
+    small.shrink()
+    """)
+
+
+@pytest.mark.parametrize("winit", ["'xavier'", "mx.init.Xavier(magnitude=2)", "None"])
+def test_a_blocks_initializers_given_by_name_or_argument_are_read_as_gluon_reads_them(winit):
+    """params-get-init-by-name: the initializer a Block takes as an argument (None, a name of
+    MXNet's registry, an initializer object) or names itself, read when the block is built as
+    Gluon reads it; grad_req given as an expression; params-get-existing, parameter-data and
+    parameter-set-data: the Parameter fetched again by its name, its data() and set_data()."""
+    code = NAMED.replace("WINIT", winit)
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"params-get-init-by-name", "params-get-existing",
+                              "parameter-data", "parameter-set-data"})
+    m, t = mx_env["net"], pt_env["net"]
+    assert m.gamma.grad_req == "null" and not t.gamma.requires_grad and t.weight.requires_grad
+    for name in ("weight", "u"):    # Xavier (or U(-0.07, 0.07) with None) and N(0, 0.01²)
+        same_distribution(getattr(m, name).data().asnumpy(),
+                          getattr(t, name).detach().numpy())
+    for name, value in (("gamma", 1.0), ("bias", 0.0)):
+        assert (getattr(m, name).data().asnumpy() == value).all()
+        assert (getattr(t, name).detach().numpy() == value).all()
+    with pytest.raises(ValueError, match="gamma"):
+        mx_env["other"].initialize()      # Xavier cannot fill a vector: both refuse
+    with pytest.raises(ValueError, match="gamma"):
+        pt_env["gluon_initialize"](pt_env["other"])
+    assert (pt_env["small"].weight.detach().numpy() == 1.0).all()
+    assert (mx_env["small"].weight.data().asnumpy() == 1.0).all()
+    x = np.arange(8.0).reshape(2, 4)
+    np.testing.assert_allclose(pt_env["small"](torch.from_numpy(x).float()).detach().numpy(),
+                               mx_env["small"](nd.array(x)).asnumpy(), rtol=1e-6)
+    with pytest.raises(ValueError, match="shape"):    # as Gluon's set_data refuses it
+        pt_env["gluon_set_data"](pt_env["small"].weight, torch.zeros(4, 3))
+    with pytest.raises(AssertionError):
+        mx_env["small"].weight.set_data(nd.zeros((4, 3)))
+
+
+STANDALONE = textwrap.dedent("""\
+    import warnings
+    beta = mx.gluon.Parameter('beta', shape=(300,))
+    beta.initialize(mx.init.Constant(1.2), ctx=mx.cpu())
+    gamma = gluon.Parameter('gamma', 'null', (200, 300), init=mx.init.Normal(0.5))
+    gamma.initialize()
+    delta = gluon.Parameter('delta', shape=(200, 300))
+    delta.initialize(default_init=mx.init.Uniform(2.0))
+    eps = gluon.Parameter('eps', shape=(400, 300))
+    eps.initialize(mx.init.Xavier(), default_init=mx.init.Zero())
+    with warnings.catch_warnings(record=True) as again:
+        warnings.simplefilter('always')
+        beta.initialize(mx.init.Zero())
+    first = beta.data() + 0
+    beta.initialize(mx.init.Zero(), force_reinit=True)
+    """)
+
+
+def test_a_parameter_built_alone_is_initialised_as_gluons_parameter_initialize():
+    """parameter-new and parameter-initialize: init given wins, else the parameter's own,
+    else default_init; a second initialize() warns and keeps the values, force_reinit
+    draws again; grad_req passed by position."""
+    mx_env = run_mxnet(STANDALONE)
+    pt_env = run_draft(STANDALONE, {"parameter-new", "parameter-initialize"})
+    assert mx_env["gamma"].grad_req == "null" and not pt_env["gamma"].requires_grad
+    assert pt_env["beta"].requires_grad
+    want = np.full(300, 1.2, np.float32)
+    np.testing.assert_array_equal(mx_env["first"].asnumpy(), want)
+    np.testing.assert_array_equal(pt_env["first"].detach().numpy(), want)
+    assert (mx_env["beta"].data().asnumpy() == 0).all()
+    assert (pt_env["beta"].detach().numpy() == 0).all()
+    for env in (mx_env, pt_env):
+        assert len(env["again"]) == 1 and "already initialized" in str(env["again"][0].message)
+    for name in ("gamma", "delta", "eps"):     # N(0, 0.5²), U(-2, 2), Xavier
+        same_distribution(mx_env[name].data().asnumpy(), pt_env[name].detach().numpy())
+    assert np.abs(pt_env["delta"].detach().numpy()).max() > 1.0
+
+
+def test_a_named_initializer_the_draft_does_not_know_and_grad_req_add_are_refused():
+    """gluon_init_named refuses a name outside its table and an MXNet initializer object;
+    gluon_parameter refuses grad_req 'add' that an expression gives."""
+    source, fired = drafted(NAMED.replace("WINIT", "None"))
+    ns = {}
+    exec(source, ns)
+    with pytest.raises(ValueError, match="bilinear"):
+        ns["gluon_init_named"]("bilinear")
+    with pytest.raises(TypeError, match="MXNet initializer"):
+        ns["gluon_init_named"](mx.init.Xavier())
+    with pytest.raises(ValueError, match="'add'"):
+        ns["gluon_parameter"]("w", (2,), grad_req="ad" + "d")
+    assert "params-get-init-by-name" in fired
 
 
 # -- recurrent layers -------------------------------------------------------------------------

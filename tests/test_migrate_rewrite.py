@@ -848,7 +848,7 @@ NEGATIVE = [
     ("metric-mse", "result = mx.metric.MSE('mse', ['out'])"),
     ("trainer-adam", "net = nn.Dense(3)\n"
                      "result = gluon.Trainer(net.collect_params(), 'adam', kvstore='dist_sync')"),
-    ("trainer-sgd", "net = nn.Dense(3)\nopt = 'sgd'\nopt = 'adam'\n"
+    ("trainer-sgd", "net = nn.Dense(3)\nopt = 'sgd'\nopt = mx.optimizer.Adam()\n"
                     "result = gluon.Trainer(net.collect_params(), opt)"),
     ("trainer-set-learning-rate", "trainer = gluon.Trainer(params, 'adam')\n"
                                   "trainer.set_learning_rate(0.1)"),

@@ -1103,6 +1103,42 @@ src(HELPERS, "draft-pooling-avg-counts-padding",
     "    return pool(data, kernel, stride, pad)\n", "default-dropped",
     "Pooling(pool_type='avg', count_include_pad=False) drafted counting the padding "
     "(torch's default)", targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-named-init-zeros-as-ones",
+    '    makers = {"zero": lambda: gluon_init_constant(0.0), "zeros": lambda: gluon_init_constant(0.0),\n',
+    '    makers = {"zero": lambda: gluon_init_constant(0.0), "zeros": lambda: gluon_init_constant(1.0),\n',
+    "default-changed", "a Block's init='zeros' argument drafted filling ones",
+    targets=(f"{PORT}::test_a_blocks_initializers_given_by_name_or_argument_are_read_as_gluon_reads_them",))
+src(RULES_PY, "draft-params-get-grad-req-dropped",
+    "        ([f\"grad_req={text_of(args['grad_req'])}\"] if \"grad_req\" in args else [])\n",
+    "        ([])\n", "default-dropped",
+    "a parameter's grad_req expression dropped: the draft trains what Gluon freezes",
+    targets=(f"{PORT}::test_a_blocks_initializers_given_by_name_or_argument_are_read_as_gluon_reads_them",))
+src(HELPERS, "draft-set-data-no-shape-check",
+    "    if tuple(data.shape) != tuple(parameter.shape):\n",
+    "    if data.dim() != parameter.dim():\n", "check-weakened",
+    "Parameter.set_data drafted as copy_, which broadcasts a shape Gluon refuses",
+    targets=(f"{PORT}::test_a_blocks_initializers_given_by_name_or_argument_are_read_as_gluon_reads_them",))
+src(HELPERS, "draft-parameter-initialize-default-first",
+    "    draw = init or parameter.gluon_init or default_init or gluon_init_uniform(0.07)\n",
+    "    draw = default_init or init or parameter.gluon_init or gluon_init_uniform(0.07)\n",
+    "call-swap", "Parameter.initialize drafted preferring default_init to the init given",
+    targets=(f"{PORT}::test_a_parameter_built_alone_is_initialised_as_gluons_parameter_initialize",))
+src(HELPERS, "draft-parameter-initialize-redraws",
+    '    if getattr(parameter, "gluon_filled", False) and not force_reinit:\n',
+    '    if False:\n', "check-weakened",
+    "a second Parameter.initialize drafted drawing new values (Gluon warns and keeps them)",
+    targets=(f"{PORT}::test_a_parameter_built_alone_is_initialised_as_gluons_parameter_initialize",))
+src(HELPERS, "draft-optimizer-step-ignores-batch-size",
+    "            if batch:\n                self.gluon_batch(closure)\n",
+    "            if False:\n                self.gluon_batch(closure)\n", "default-dropped",
+    "the draft optimizer's step(batch_size) drafted as torch's step(closure): the gradients "
+    "not divided by the batch size Gluon's Trainer.step divides by",
+    targets=(f"{PORT}::test_a_trainer_of_own_parameters_with_options_read_when_the_draft_runs",))
+src(HELPERS, "draft-optimizer-any-kvstore",
+    "    if compression_params is not None:\n",
+    "    if False:\n", "check-weakened",
+    "a Trainer's gradient compression option drafted as ignored (MXNet compresses)",
+    targets=(f"{PORT}::test_a_trainer_of_own_parameters_with_options_read_when_the_draft_runs",))
 
 MUTANTS.extend(catalogue_swaps())
 

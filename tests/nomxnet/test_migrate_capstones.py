@@ -175,9 +175,13 @@ def test_the_draft_marks_exactly_the_sites_that_need_a_decision():
     (ce,) = [s for s in main.sites if s.site.name == "mx.gluon.loss.SoftmaxCrossEntropyLoss"]
     assert ce.rewrite == "softmax-ce-loss" and ce.site.line in {
         m.line for m in main.draft.marked}
-    # the Trainer needs decisions (step(n), the kvstore): marked, not rewritten
-    trainer = [s for s in main.sites if s.site.name == "mx.gluon.Trainer"]
-    assert trainer and all(s.rewrite is None for s in trainer)
+    # the Trainer is the helper's, the script's kvstore option passed for it to check when
+    # the draft runs (a distributed one refused), and still marked: a distributed kvstore
+    # sums gradients where DDP averages them, a decision
+    (trainer,) = [s for s in main.sites if s.site.name == "mx.gluon.Trainer"]
+    assert trainer.rewrite == "trainer-optimizer" and trainer.site.line in {
+        m.line for m in main.draft.marked}
+    assert "kvstore=opt.kvstore)" in main.draft.source
 
 
 def test_the_reverse_draft_rewrites_nothing_and_marks_every_site():

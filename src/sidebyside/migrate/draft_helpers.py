@@ -100,18 +100,83 @@ def gluon_init_constant(value):
 def gluon_parameter(name, shape, init=None, dtype=None, grad_req="write"):
     """self.params.get(name, shape, init, dtype, grad_req) in a Block: a torch Parameter of
     that shape, left empty until gluon_initialize fills it (with ``init`` if given, else with
-    initialize()'s initializer, whatever the name, as Gluon does); grad_req 'null' freezes it.
-    A 0 in the shape (Gluon's deferred size) is refused: give the size."""
+    initialize()'s initializer, whatever the name, as Gluon does); grad_req 'null' freezes it
+    ('add', Gluon's accumulation, is refused). A 0 in the shape (Gluon's deferred size) is
+    refused: give the size."""
     import torch
 
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
     if any(d == 0 for d in shape):
         raise ValueError(f"parameter {name!r}: shape {shape} holds 0 (a size Gluon infers "
                          "at the first call); give the size")
+    if grad_req not in ("write", "null"):
+        raise ValueError(f"parameter {name!r}: grad_req {grad_req!r}: the draft carries "
+                         "'write' and 'null' (port 'add' by not zeroing that gradient)")
+    if init is not None and (not callable(init)
+                             or type(init).__module__.split(".")[0] == "mxnet"):
+        raise TypeError(f"parameter {name!r}: initializer {init!r} is not one of the draft's "
+                        "(an MXNet initializer left unported?)")
     dtype = getattr(torch, dtype) if isinstance(dtype, str) else dtype
     p = torch.nn.Parameter(torch.empty(shape, dtype=dtype), requires_grad=grad_req != "null")
     p.gluon_name, p.gluon_init = name, init
     return p
+
+
+def gluon_init_named(init):
+    """An initializer given as a Block's argument, as Gluon reads it: ``None`` (initialize()'s
+    then), one of the draft's, or the name of one in MXNet's registry with its defaults
+    ('zero'/'zeros', 'one'/'ones', 'uniform', 'normal', 'xavier', 'msraprelu'); another name,
+    or an MXNet initializer object left in the draft, is refused."""
+    makers = {"zero": lambda: gluon_init_constant(0.0), "zeros": lambda: gluon_init_constant(0.0),
+              "one": lambda: gluon_init_constant(1.0), "ones": lambda: gluon_init_constant(1.0),
+              "uniform": gluon_init_uniform, "normal": gluon_init_normal,
+              "xavier": gluon_init_xavier,
+              "msraprelu": lambda: gluon_init_xavier("gaussian", "avg", 2.0 / (1 + 0.25 ** 2))}
+    if isinstance(init, str):
+        if init.lower() not in makers:
+            raise ValueError(f"initializer {init!r}: the draft knows {', '.join(sorted(makers))}")
+        return makers[init.lower()]()
+    if init is not None and (not callable(init)
+                             or type(init).__module__.split(".")[0] == "mxnet"):
+        raise TypeError(f"initializer {init!r} is not one of the draft's (an MXNet "
+                        "initializer left unported?)")
+    return init
+
+
+def gluon_parameter_initialize(parameter, init=None, ctx=None, default_init=None,
+                               force_reinit=False):
+    """Parameter.initialize(init, ctx, default_init, force_reinit) of a gluon_parameter: its
+    first values drawn by ``init``, else by its own initializer, else by ``default_init``
+    (Gluon's U(-0.07, 0.07)); initialised already, it warns and keeps its values as Gluon
+    does, unless ``force_reinit``; moved to ``ctx``'s device when given (the first of a
+    list: one device per process)."""
+    import warnings
+
+    import torch
+
+    if getattr(parameter, "gluon_filled", False) and not force_reinit:
+        warnings.warn(f"Parameter {parameter.gluon_name!r} is already initialized, ignoring. "
+                      "Set force_reinit=True to re-initialize.", stacklevel=2)
+        return
+    draw = init or parameter.gluon_init or default_init or gluon_init_uniform(0.07)
+    with torch.no_grad():
+        draw(parameter)
+        if ctx is not None:
+            device = ctx[0] if isinstance(ctx, (list, tuple)) else ctx
+            parameter.data = parameter.data.to(device)
+    parameter.gluon_filled = True
+
+
+def gluon_set_data(parameter, data):
+    """Parameter.set_data(data): the values replaced in place, outside autograd; a shape
+    other than the parameter's is refused, as Gluon refuses it."""
+    import torch
+
+    if tuple(data.shape) != tuple(parameter.shape):
+        raise ValueError(f"set_data: shape {tuple(data.shape)} for a parameter of shape "
+                         f"{tuple(parameter.shape)}")
+    with torch.no_grad():
+        parameter.copy_(data)
 
 
 def gluon_fill_parameter(p, default):
@@ -314,16 +379,32 @@ def gluon_adam(params, lr=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0):
     return GluonAdam(params, dict(lr=lr, beta1=beta1, beta2=beta2, epsilon=epsilon, wd=wd))
 
 
-def gluon_optimizer(params, optimizer, optimizer_params=None):
-    """gluon.Trainer(params, optimizer, optimizer_params) with optimizer 'sgd', 'nag', 'adam',
-    'rmsprop' (also centered), 'adagrad' or 'adadelta' (any case), named when the draft runs:
-    a torch optimizer whose step is MXNet 1.9.1's update, its settings (learning_rate, wd,
-    rescale_grad, clip_gradient and the optimizer's own) as MXNet reads them, float32 where
-    MXNet's kernels take them so. AdaDelta has no learning rate (MXNet's ignores it). Another
-    optimizer, or a setting such as lr_scheduler, raises: port it by hand."""
+def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
+                    compression_params=None):
+    """gluon.Trainer(params, optimizer, optimizer_params, kvstore, compression_params) with
+    optimizer 'sgd', 'nag', 'adam', 'rmsprop' (also centered), 'adagrad' or 'adadelta' (any
+    case), named when the draft runs: a torch optimizer whose step is MXNet 1.9.1's update, its
+    settings (learning_rate, wd, rescale_grad, clip_gradient and the optimizer's own) as MXNet
+    reads them, float32 where MXNet's kernels take them so. AdaDelta has no learning rate
+    (MXNet's ignores it). Another optimizer, or a setting such as lr_scheduler, raises: port
+    it by hand. One process: a kvstore of one process ('device', 'local'...) or the draft's
+    (GluonKVStore); a distributed one, or gradient compression, raises (DistributedDataParallel
+    averages the gradients where MXNet's parameter server sums them: port that by hand)."""
     import math
 
     import torch
+
+    local = ("local", "device", "local_update_cpu", "local_allreduce_cpu",
+             "local_allreduce_device")
+    if not (kvstore is None or kvstore in local if isinstance(kvstore, str) or kvstore is None
+            else type(kvstore).__name__ == "GluonKVStore"):
+        raise ValueError(f"gluon_optimizer: kvstore {kvstore!r} is not one process's: "
+                         "distributed training is DistributedDataParallel in PyTorch, which "
+                         "averages gradients where MXNet's parameter server sums them; port it "
+                         "by hand")
+    if compression_params is not None:
+        raise ValueError("gluon_optimizer: gradient compression "
+                         f"{compression_params!r}: port it by hand")
 
     own = {"sgd": {"momentum": 0.0, "lazy_update": True}, "nag": {"momentum": 0.0},
            "adam": {"learning_rate": 0.001, "beta1": 0.9, "beta2": 0.999, "epsilon": 1e-8,
@@ -420,12 +501,24 @@ def gluon_optimizer(params, optimizer, optimizer_params=None):
 
         @torch.no_grad()
         def step(self, closure=None):
+            """torch's step(closure); step(batch_size), a number, is Gluon's Trainer.step:
+            the update with rescale_grad / batch_size, then the gradients cleared."""
+            batch = closure is not None and not callable(closure)
+            if batch:
+                self.gluon_batch(closure)
+            loss = None
+            if callable(closure):
+                with torch.enable_grad():
+                    loss = closure()
             for group in self.param_groups:
                 for p in group["params"]:
                     if p.grad is not None:
                         state = self.state[p]
                         state["t"] = state.get("t", 0) + 1
                         update(p, p.grad, state, group)
+            if batch:
+                self.zero_grad()
+            return loss
 
     return GluonOptimizer(params, settings)
 
@@ -1988,7 +2081,10 @@ HELPERS = {
     "gluon_batch_norm": (), "gluon_instance_norm": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
-    "gluon_fill_parameter": (),
+    "gluon_fill_parameter": (), "gluon_set_data": (),
+    "gluon_parameter_initialize": ("gluon_init_uniform",),
+    "gluon_init_named": ("gluon_init_constant", "gluon_init_uniform", "gluon_init_normal",
+                         "gluon_init_xavier"),
     "gluon_initialize": ("gluon_init_uniform", "gluon_fill_parameter"),
     "gluon_trainer_step": (), "gluon_adam": (), "gluon_optimizer": (),
     "gluon_set_learning_rate": (),

@@ -777,6 +777,10 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
                     local.update({f"{m}.{c}:own-batches": "mx.io.DataIter"   # its drafts'
                                   for c in rewrite._own_iterators(first[shown])  # batches
                                   for m in resolve.module_name(shown)})
+                    local.update({f"{m}.{f}():own-iterators": shape   # and the functions
+                                  for f, shape in rewrite._iterator_factories(   # returning
+                                      first[shown]).items()                      # them
+                                  for m in resolve.module_name(shown)})
         if direction == "torch":
             parsed = _import_targets(items)
             quiet = _mode_free_imports(items, parsed)

@@ -79,6 +79,9 @@ class Analysis:
     functions: dict = field(default_factory=dict, repr=False)
     #: the DataIter classes it imports from the scan that build their own batches there
     own_iterators: frozenset = field(default=frozenset(), repr=False)
+    #: the functions it imports from the scan that return such iterators: name -> "one"
+    #: (each return is one) or "many" (each return a tuple or list of them)
+    iterator_factories: dict = field(default_factory=dict, repr=False)
 
     def qualname(self, node: ast.AST) -> str | None:
         """The canonical name of an expression (a name, an attribute chain, or a call's
@@ -172,6 +175,11 @@ _STAR = {
 }
 
 
+#: attributes Python gives every object (or class): no framework construct on a typed value
+_PYTHON_ATTRIBUTES = frozenset({"__class__", "__dict__", "__doc__", "__module__", "__name__",
+                                "__qualname__", "__slots__", "__weakref__"})
+
+
 class _Imports(ast.NodeVisitor):
     """Every alias the file's imports define (all scopes: a script's function-level imports
     count too)."""
@@ -182,6 +190,7 @@ class _Imports(ast.NodeVisitor):
         self.local_functions: dict[str, str] = {}  # imported functions -> the class they give
         self.local_modules: dict[str, str] = {}    # a scanned module's name here -> its name
         self.own_iterators: set[str] = set()       # imported DataIter classes of the scan
+        self.iterator_factories: dict[str, str] = {}  # imported functions returning them
         self.aliases: dict[str, str] = {}
         self.sites: list[tuple[ast.AST, str, str]] = []
 
@@ -218,6 +227,9 @@ class _Imports(ast.NodeVisitor):
                     self.local[a.asname or a.name] = base
                 if f"{node.module}.{a.name}:own-batches" in self.local_classes:
                     self.own_iterators.add(a.asname or a.name)
+                shape = self.local_classes.get(f"{node.module}.{a.name}():own-iterators")
+                if shape:   # a function of the scan that returns them: cub200_iterator
+                    self.iterator_factories[a.asname or a.name] = shape
                 made = self.local_classes.get(f"{node.module}.{a.name}()")
                 if made:    # a function of the scanned code: from model import get_net
                     self.local_functions[a.asname or a.name] = made
@@ -309,6 +321,8 @@ class _Walker(ast.NodeVisitor):
                 if head == "self" and k == 1 and attr in self.user_attrs:
                     return None  # self.fc, self.batch: set or defined in this file (not
                     # self.body.add: a method of the type inferred for self.body)
+                if attr in _PYTHON_ATTRIBUTES:
+                    return None  # self.__class__, net.__dict__: Python's, on every object
                 if head == "self" and k == 1:
                     reason = "self in a class derived from " + self.class_stack[-1] \
                         if self.class_stack and self.class_stack[-1] else f"{key}: {kind}"
@@ -720,7 +734,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
                     walker.block_classes, walker.names, walker.lines, nodes,
                     functions={k: v for k, v in walker.function_types.items()
                                if k not in imports.local_functions},
-                    own_iterators=frozenset(imports.own_iterators))
+                    own_iterators=frozenset(imports.own_iterators),
+                    iterator_factories=dict(imports.iterator_factories))
 
 
 def module_name(relative_path: str) -> list[str]:

@@ -2259,6 +2259,11 @@ def _scope_bindings(analysis: Analysis) -> dict[int, dict[str, list]]:
                     for t in child.targets:
                         if isinstance(t, ast.Name):
                             bind(scope, t.id, child.value)
+                        elif (items := _unpacked(analysis, t, child.value)) is not None:
+                            for e, v in zip(t.elts, items):     # a, b = x, y
+                                for n in ast.walk(e):
+                                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                                        bind(scope, n.id, v if n is e else None)
                         else:
                             for e in ast.walk(t):
                                 if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Store):
@@ -2383,38 +2388,217 @@ _INITS = ("mx.init.Xavier", "mx.init.Uniform", "mx.init.Normal", "mx.init.Zero",
               "self.w = gluon_parameter('w', (3, 4), init=gluon_init_xavier())",
               "in a Block, assigned to self.<name>: the name, a shape (a 0 in it, Gluon's "
               "deferred size, is refused when the draft runs), init one the init-* rules "
-              "rewrite, a literal dtype, grad_req 'write' or 'null'; no lr_mult, wd_mult, "
+              "rewrite, a literal dtype, grad_req 'write' or 'null' (or an expression: another "
+              "value is refused when the draft runs); no lr_mult, wd_mult, "
               "stype; hybrid_forward gets it as the attribute (block-to-module)",
               ["gluon_parameter"])
 def _params_get(site, analysis, text_of):
-    args = _bind(_call(site), ("name", "grad_req", "shape", "dtype", "lr_mult", "wd_mult",
-                               "init", "allow_deferred_init", "differentiable", "stype",
-                               "grad_stype"), 1)
+    return _params_get_as(site, analysis, text_of, named=False)
+
+
+@_helper_rule("params-get-init-by-name", ["mx.gluon.ParameterDict.get"],
+              "class B(gluon.Block):\n    def __init__(self, w_init='zeros'):\n"
+              "        super().__init__()\n"
+              "        self.w = self.params.get('w', shape=(3, 4), init=w_init)",
+              "self.w = gluon_parameter('w', (3, 4), init=gluon_init_named(w_init))",
+              "as params-get, init a name of MXNet's registry ('zeros', 'ones', 'uniform', "
+              "'normal', 'xavier', 'msraprelu'...) or a parameter of the method it is in "
+              "(a Block's i2h_weight_initializer=None): gluon_init_named reads it when the "
+              "draft runs as Gluon does (None: initialize()'s; a name: that initializer with "
+              "its defaults; one of the draft's as it is; another value refused)",
+              ["gluon_parameter", "gluon_init_named"])
+def _params_get_named(site, analysis, text_of):
+    return _params_get_as(site, analysis, text_of, named=True)
+
+
+#: the names of MXNet's initializer registry gluon_init_named carries
+_INIT_NAMES = ("zero", "zeros", "one", "ones", "uniform", "normal", "xavier", "msraprelu")
+
+
+def _a_parameter_of(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether ``node`` is a plain name that is a parameter of the function it is used in,
+    bound nowhere else there."""
+    if not isinstance(node, ast.Name):
+        return False
+    values = _values_of(analysis, node)
+    if len(values) != 1 or values[0] is not None:
+        return False
+    parents, scope = _parents(analysis), node
+    while (scope := parents.get(id(scope))) is not None and not isinstance(scope, _SCOPES):
+        pass
+    if scope is None:
+        return False
+    a = scope.args
+    return any(x.arg == node.id for x in (*a.posonlyargs, *a.args, *a.kwonlyargs))
+
+
+#: ParameterDict.get's parameters after the name
+_PARAMS_GET_REST = ("grad_req", "shape", "dtype", "lr_mult", "wd_mult", "init",
+                    "allow_deferred_init", "differentiable", "stype", "grad_stype")
+
+
+def _params_get_as(site, analysis, text_of, named):
+    args = _bind(_call(site), ("name",) + _PARAMS_GET_REST, 1)
     parent = _parents(analysis).get(id(site.node))
-    if args is None or "shape" not in args or not isinstance(parent, ast.Assign) \
-            or len(parent.targets) != 1 or not _self_attribute(parent.targets[0]) \
-            or any(k in args for k in ("lr_mult", "wd_mult")) \
+    if args is None or not isinstance(parent, ast.Assign) \
+            or len(parent.targets) != 1 or not _self_attribute(parent.targets[0]):
+        return None
+    return _parameter_text(args, analysis, text_of, named)
+
+
+@_helper_rule("parameter-new", ["mx.gluon.Parameter"],
+              "output = gluon.Parameter('output', shape=(1, 3, 8, 8))",
+              "output = gluon_parameter('output', (1, 3, 8, 8))",
+              "a Parameter built on its own, with params-get's arguments (positional in "
+              "Parameter's order: name, grad_req, shape, dtype...): its initialize() is "
+              "parameter-initialize's", ["gluon_parameter"])
+def _parameter_new(site, analysis, text_of):
+    args = _bind(_call(site), ("name",) + _PARAMS_GET_REST, 1)
+    return None if args is None else _parameter_text(args, analysis, text_of, False)
+
+
+@_helper_rule("parameter-initialize", ["mx.gluon.Parameter.initialize"],
+              "output = gluon.Parameter('o', shape=(2,))\n"
+              "output.initialize(mx.init.Constant(1.2), ctx=ctx)",
+              "gluon_parameter_initialize(output, init=gluon_init_constant(1.2), ctx=ctx)",
+              "the Parameter built by parameter-new, params-get or params-get-existing; init "
+              "and default_init absent or rewritten by an init-* rule; the first values drawn "
+              "by init, else its own initializer, else default_init (U(-0.07, 0.07)), as "
+              "Gluon's Parameter.initialize; a second call warns and keeps them, unless "
+              "force_reinit; on ctx's device", ["gluon_parameter_initialize"])
+def _parameter_initialize(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    args = _bind(call, ("init", "ctx", "default_init", "force_reinit"))
+    if args is None or not _parameter_of_the_draft(analysis, recv):
+        return None
+    for k in ("init", "default_init"):
+        v = args.get(k)
+        if v is not None and _literal(v) is not None and not (
+                isinstance(v, ast.Call) and analysis.site_at(v) is not None
+                and analysis.site_at(v).name in _INITS):
+            return None
+    return "gluon_parameter_initialize(" + ", ".join(
+        [text_of(recv)] + [f"{k}={text_of(args[k])}" for k in (
+            "init", "ctx", "default_init", "force_reinit") if k in args]) + ")"
+
+
+def _parameter_text(args, analysis, text_of, named):
+    """``gluon_parameter(...)`` for the bound arguments of ParameterDict.get or Parameter,
+    or None where the draft cannot carry them."""
+    if "shape" not in args or any(k in args for k in ("lr_mult", "wd_mult")) \
             or not _absent_or(args, "differentiable", True) \
             or not _absent_or(args, "stype", "default") \
-            or not _absent_or(args, "grad_stype", "default") \
-            or not _absent_or(args, "grad_req", "write", "null"):
+            or not _absent_or(args, "grad_stype", "default"):
         return None
+    if "grad_req" in args and _literal(args["grad_req"]) is not _NO \
+            and not _absent_or(args, "grad_req", "write", "null"):
+        return None   # 'add' written out: Gluon's accumulation, which the draft does not carry
     shape = _literal(args["shape"])
     if shape is not _NO and (_is_int(shape) and shape == 0 or isinstance(shape, (tuple, list))
                              and 0 in shape):
         return None   # a size Gluon infers at the first call
     init = args.get("init")
-    if init is not None and not (isinstance(init, ast.Call) and analysis.site_at(init) is not None
-                                 and analysis.site_at(init).name in _INITS):
+    by_name = init is not None and (
+        isinstance(_literal(init), str) and _literal(init).lower() in _INIT_NAMES
+        or _a_parameter_of(analysis, init))
+    if by_name != named:
+        return None
+    if init is not None and not by_name and not (
+            isinstance(init, ast.Call) and analysis.site_at(init) is not None
+            and analysis.site_at(init).name in _INITS):
         return None
     dt = _dtype(args.get("dtype"), default=None) if "dtype" in args else ""
     if dt is None:
         return None
+    init_text = f"gluon_init_named({text_of(init)})" if by_name else \
+        text_of(init) if init is not None else None
     parts = [text_of(args["name"]), text_of(args["shape"])] + \
-        ([f"init={text_of(init)}"] if init is not None else []) + \
+        ([f"init={init_text}"] if init_text is not None else []) + \
         ([f"dtype={dt}"] if dt else []) + \
         ([f"grad_req={text_of(args['grad_req'])}"] if "grad_req" in args else [])
     return f"gluon_parameter({', '.join(parts)})"
+
+
+@_rule("params-get-existing", ["mx.gluon.ParameterDict.get"],
+       "class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+       "        self.w = self.params.get('w', shape=(3,))\n"
+       "    def forward(self, x):\n        return x * self.params.get('w').data()",
+       "return x * self.w",
+       "self.params.get with the name alone, a literal, in a class that assigns "
+       "self.<attr> = self.params.get(that name, ...) once, which params-get rewrites: "
+       "Gluon gives that Parameter back, the draft its attribute")
+def _params_get_existing(site, analysis, text_of):
+    call = _call(site)
+    args = _bind(call, ("name",), 1)
+    if args is None or list(args) != ["name"] or not isinstance(_literal(args["name"]), str):
+        return None
+    owner = _class_of(analysis, call)
+    if owner is None:
+        return None
+    wanted, found = _literal(args["name"]), []
+    for node in ast.walk(owner):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and _self_attribute(node.targets[0]) and isinstance(node.value, ast.Call) \
+                and node.value is not call:
+            made = analysis.site_at(node.value)
+            if made is not None and made.name == "mx.gluon.ParameterDict.get":
+                named = _bind(node.value, ("name",) + _PARAMS_GET_REST, 1)
+                if named is not None and "name" in named \
+                        and _literal(named["name"]) == wanted:
+                    found.append((node.targets[0], made))
+    if len(found) != 1:
+        return None
+    target, made = found[0]
+    rules = [r for r in _RULES if r.name in ("params-get", "params-get-init-by-name")]
+    if not _a_rule_takes(made, analysis, rules):
+        return None
+    return f"self.{target.attr}"
+
+
+def _parameter_of_the_draft(analysis: Analysis, recv: ast.AST | None) -> bool:
+    """Whether ``recv`` is a Parameter the draft makes: built by params-get (or its by-name
+    form) or parameter-new, or the self.params.get(name) that params-get-existing
+    rewrites."""
+    if recv is None:
+        return False
+    if isinstance(recv, ast.Call):
+        site = analysis.site_at(recv)
+        return site is not None and _a_rule_takes(site, analysis, [
+            r for r in _RULES if r.name in ("params-get-existing",)])
+    return _built_by(analysis, recv, ("params-get", "params-get-init-by-name",
+                                      "parameter-new"))
+
+
+_OWN_W = ("class B(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+          "        self.w = self.params.get('w', shape=(3,))\n")
+
+
+@_rule("parameter-data", ["mx.gluon.Parameter.data"],
+       _OWN_W + "    def forward(self, x):\n        return x * self.w.data()",
+       "return x * self.w",
+       "the Parameter built by params-get, parameter-new or params-get-existing, data() or "
+       "data(ctx): "
+       "in torch the Parameter is the tensor, its gradient recorded as Gluon's data() is")
+def _parameter_data(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if _bind(call, ("ctx",)) is None or not _parameter_of_the_draft(analysis, recv):
+        return None
+    return text_of(recv)
+
+
+@_helper_rule("parameter-set-data", ["mx.gluon.Parameter.set_data"],
+              _OWN_W + "    def reset(self, x):\n        self.w.set_data(x)",
+              "gluon_set_data(self.w, x)",
+              "the Parameter built by params-get, parameter-new or params-get-existing: the "
+              "values "
+              "copied in place outside autograd, a shape other than the parameter's refused "
+              "as Gluon refuses it", ["gluon_set_data"])
+def _parameter_set_data(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    args = _bind(call, ("data",), 1)
+    if args is None or "data" not in args or not _parameter_of_the_draft(analysis, recv):
+        return None
+    return f"gluon_set_data({text_of(recv)}, {text_of(args['data'])})"
 
 
 def _self_attribute(node: ast.AST) -> bool:
@@ -2641,33 +2825,61 @@ def _settings_ok(analysis: Analysis, node: ast.AST | None, name: str | None) -> 
 @_helper_rule("trainer-optimizer", ["mx.gluon.Trainer", "mx.gluon.Block.collect_params"],
               "gluon.Trainer(net.collect_params(), opt.optimizer, {'learning_rate': opt.lr})",
               "gluon_optimizer(net.parameters(), opt.optimizer, {'learning_rate': opt.lr})",
-              "the parameters as net.collect_params(); the optimizer 'sgd', 'nag', 'adam', "
-              "'rmsprop', 'adagrad' or 'adadelta', or a name or attribute that holds one when "
-              "the script runs (not a call); optimizer_params a dict of the settings that "
-              "optimizer reads, or a name; one process. Where trainer-sgd, trainer-adam and "
+              "the parameters as net.collect_params() or a list of the draft's Parameters "
+              "(parameter-new, params-get); the optimizer 'sgd', 'nag', 'adam', "
+              "'rmsprop', 'adagrad' or 'adadelta', or an expression of the script (no MXNet "
+              "in it) that gives one when it runs; optimizer_params a dict of the settings "
+              "that optimizer reads, or a name; one process: kvstore and compression_params "
+              "as trainer-sgd takes them, or expressions of the script the helper checks when "
+              "it runs (a distributed kvstore or a compression refused). Where trainer-sgd, "
+              "trainer-adam and "
               "trainer-nag decline (another optimizer, clip_gradient, rescale_grad, settings "
               "as expressions): the helper runs MXNet's update kernels (NAG's momentum from "
               "the weight its kernel has just written), and raises for what it does not carry",
               ["gluon_optimizer"])
 def _trainer_optimizer(site, analysis, text_of):
     args = _bind(_call(site), _TRAINER_PARAMS, 2)
-    if args is None or not _one_process(args, analysis):
+    if args is None:
+        return None
+    checked = {}     # kvstore and compression_params the helper checks when the draft runs
+    for k in ("kvstore", "compression_params"):
+        v = args.get(k)
+        if v is not None and _literal(v) is _NO and _mx_free(analysis, v):
+            checked[k] = v
+    if not _one_process({k: v for k, v in args.items() if k not in checked}, analysis):
         return None
     owner, opt = _collected_block(args["params"]), args["optimizer"]
+    own = _draft_parameters(analysis, args["params"])
     name = _string_value(analysis, opt)
-    if owner is None or (name is not None and name.lower() not in _OPTIMIZERS):
+    if (owner is None and not own) or (name is not None and name.lower() not in _OPTIMIZERS):
         return None
-    if name is None and not (isinstance(opt, (ast.Attribute, ast.Subscript)) or (
-            isinstance(opt, ast.Name) and not any(
-                v is not None and not isinstance(v, (ast.Attribute, ast.Subscript, ast.Name))
-                for v in _values_of(analysis, opt)))):
-        return None
+    if name is None and not (_mx_free(analysis, opt) and (
+            not isinstance(opt, ast.Name)
+            or all(v is None or _mx_free(analysis, v) for v in _values_of(analysis, opt)))):
+        return None      # a name the helper reads when the draft runs (it refuses another)
     if not _settings_ok(analysis, args.get("optimizer_params"), name and name.lower()):
         return None
-    _consume(text_of, args["params"])
+    if owner is not None:
+        _consume(text_of, args["params"])
     return "gluon_optimizer(" + ", ".join(
-        [f"{_atom(owner, text_of(owner))}.parameters()", text_of(opt)]
-        + ([text_of(args["optimizer_params"])] if "optimizer_params" in args else [])) + ")"
+        [f"{_atom(owner, text_of(owner))}.parameters()" if owner is not None
+         else text_of(args["params"]), text_of(opt)]
+        + ([text_of(args["optimizer_params"])] if "optimizer_params" in args else [])
+        + [f"{k}={text_of(v)}" for k, v in checked.items()]) + ")"
+
+
+def _mx_free(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether the expression holds no MXNet construct (its value comes from the script:
+    an option, a name)."""
+    return not any(analysis.site_at(n) is not None
+                   and analysis.site_at(n).framework == MXNET for n in ast.walk(node))
+
+
+def _draft_parameters(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether ``node`` is a list or tuple of Parameters the draft makes (parameter-new,
+    params-get): ``gluon.Trainer([beta], 'sgd')``."""
+    return isinstance(node, (ast.List, ast.Tuple)) and bool(node.elts) and all(
+        _parameter_of_the_draft(analysis, e) for e in node.elts)
 
 
 @_helper_rule("kv-create", ["mx.kv.create"], "mx.kv.create('device')", "GluonKVStore('device')",
@@ -3457,8 +3669,9 @@ _BATCH_ATTRS = ("data", "label", "pad", "index", "bucket_key", "provide_data", "
 def _own_iterators(analysis: Analysis) -> set[str]:
     """The classes this file defines on mx.io.DataIter (io-data-iter-base rewrites their base)
     that build their batches themselves (an mx.io.DataBatch call, or a ``getdata`` method
-    for the base's ``next``) and use nothing else of mx.io, mx.image or mx.recordio: a class
-    that passes on another iterator's batches gives what that one gives. With those it
+    for the base's ``next``) and use no other iterator (nothing else of mx.io, no
+    mx.image.ImageIter): a class that passes on another iterator's batches gives what that
+    one gives; images read with mx.image's functions are arrays it batches itself. With those it
     imports from other files of the scan that do (``Analysis.own_iterators``). Worked out
     once per analysis."""
     cached = _OWN_ITERATORS.get(id(analysis))
@@ -3474,7 +3687,8 @@ def _own_iterators(analysis: Analysis) -> set[str]:
                   if o.framework == "mxnet" and first <= o.line <= last]
         builds = any(o.name == "mx.io.DataBatch" and o.kind == "call" for o in inside) or any(
             isinstance(f, ast.FunctionDef) and f.name == "getdata" for f in s.node.body)
-        if builds and all(not o.name.startswith(("mx.io.", "mx.image.", "mx.recordio."))
+        if builds and all(not (o.name.startswith("mx.io.") or (
+                o.name.startswith("mx.image.") and "Iter" in o.name))
                           or o.name.startswith(_IO_OWN_NAMES) for o in inside):
             out.add(s.node.name)
     _OWN_ITERATORS.clear()
@@ -3485,15 +3699,90 @@ def _own_iterators(analysis: Analysis) -> set[str]:
 _OWN_ITERATORS: dict[int, tuple] = {}
 
 
+def _iterator_factories(analysis: Analysis) -> dict[str, str]:
+    """The module-level functions of the file that return iterators of
+    :func:`_own_iterators` (each return such a class's call: ``"one"``; each a tuple or list
+    of them: ``"many"``, ``return (CUB200Iter(...), CUB200Iter(...))``), with those it imports
+    from other files of the scan (``Analysis.iterator_factories``)."""
+    cached = _FACTORIES.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out = dict(analysis.iterator_factories)
+    classes = _own_iterators(analysis)
+
+    def built(node):
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and node.func.id in classes
+
+    if classes:
+        for fn in analysis.tree.body:
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            shapes, todo = set(), list(fn.body)
+            while todo:
+                node = todo.pop()
+                if isinstance(node, (*_SCOPES, ast.ClassDef)):
+                    continue    # a nested function's returns are its own
+                todo.extend(ast.iter_child_nodes(node))
+                if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                    shapes.add(None)   # a generator returns no iterator of ours
+                if not isinstance(node, ast.Return):
+                    continue
+                v = node.value
+                shapes.add("one" if built(v) else "many" if isinstance(v, (ast.Tuple, ast.List))
+                           and v.elts and all(built(e) for e in v.elts) else None)
+            if len(shapes) == 1 and None not in shapes:
+                out[fn.name] = shapes.pop()
+    _FACTORIES.clear()
+    _FACTORIES[id(analysis)] = (analysis, out)
+    return out
+
+
+_FACTORIES: dict[int, tuple] = {}
+
+
+def _unpacked(analysis: Analysis, target: ast.AST, value: ast.AST) -> list | None:
+    """For ``a, b = value``: the value each name of the tuple (or list) target gets, where it
+    is known: ``value`` a tuple or list of as many items (no starred one), or a call of a
+    function of :func:`_iterator_factories` returning several iterators (item ``i`` is
+    ``value[i]``, an expression made here); else ``None``."""
+    if not isinstance(target, (ast.Tuple, ast.List)) \
+            or any(isinstance(e, ast.Starred) for e in target.elts):
+        return None
+    if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts) \
+            and not any(isinstance(e, ast.Starred) for e in value.elts):
+        return list(value.elts)
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and _iterator_factories(analysis).get(value.func.id) == "many":
+        return [ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load())
+                for i in range(len(target.elts))]
+    return None
+
+
 def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
     """Whether ``recv`` is an iterator the draft builds: one of io-ndarray-iter's or
-    io-mnist-iter's, or an instance of the file's own DataIter class
-    (:func:`_own_iterators`)."""
+    io-mnist-iter's, an instance of the file's own DataIter class (:func:`_own_iterators`),
+    or what a function of :func:`_iterator_factories` returns (the call, or an item of it
+    unpacked: ``train, val = cub200_iterator(...)``)."""
     if recv is None:
         return False
     if _built_by(analysis, recv, ("io-ndarray-iter", "io-mnist-iter")):
         return True
-    return _instance_of(analysis, recv, _own_iterators(analysis))
+    if _instance_of(analysis, recv, _own_iterators(analysis)):
+        return True
+    factories = _iterator_factories(analysis)
+    if not factories:
+        return False
+
+    def made(v):
+        if isinstance(v, ast.Call) and isinstance(v.func, ast.Name):
+            return factories.get(v.func.id) == "one"
+        return isinstance(v, ast.Subscript) and isinstance(v.slice, ast.Constant) \
+            and type(v.slice.value) is int and isinstance(v.value, ast.Call) \
+            and isinstance(v.value.func, ast.Name) \
+            and factories.get(v.value.func.id) == "many"
+    values = [recv] if isinstance(recv, ast.Call) else _values_of(analysis, recv)
+    return bool(values) and all(v is not None and made(v) for v in values)
 
 
 def _name_sources(analysis: Analysis, recv: ast.AST) -> list[ast.AST] | None:
