@@ -34,7 +34,9 @@ HEADER = ("import numpy as np\nimport mxnet as mx\nfrom mxnet import autograd, g
 #: the rules this file checks against MXNet (tests/test_migrate_rewrite.py checks the rest)
 COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-sgd",
            "params-get-init-by-name", "params-get-existing", "parameter-data",
-           "parameter-set-data", "parameter-new", "parameter-initialize",
+           "parameter-set-data", "parameter-new", "parameter-initialize", "metric-composite",
+           "rnn-lstm-dropout", "rnn-gru-dropout", "rnn-rnn-dropout", "dropout-axes-scoped",
+           "f-helper", "embedding-initializer", "nd-split-helper",
            "trainer-step", "metric-accuracy", "metric-update", "metric-get", "metric-reset",
            "dataloader", "vision-mnist", "vision-fashionmnist", "dataset-transform",
            "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
@@ -521,6 +523,77 @@ def test_a_trainer_of_own_parameters_with_options_read_when_the_draft_runs():
         pt_env["make"]("sgd", "dist_sync", None)
     with pytest.raises(ValueError, match="compression"):
         pt_env["make"]("sgd", "device", {"type": "2bit", "threshold": 0.5})
+
+
+COMPOSITE = textwrap.dedent("""\
+    metric = mx.metric.CompositeEvalMetric([mx.metric.Accuracy(), mx.metric.TopKAccuracy(2)],
+                                           name='both')
+
+
+    def run(batches):
+        metric.reset()
+        for labels, preds in batches:
+            metric.update(labels, preds)
+        return metric.get()
+    """)
+
+
+def test_a_composite_metric_gives_gluons_names_and_values():
+    """metric-composite with metric-update, -reset and -get on it: the children's names and
+    values as two lists, Gluon's, over batches given as lists."""
+    rng = np.random.default_rng(5)
+    batches = [([rng.integers(0, 4, n).astype(np.float32)],
+                [rng.standard_normal((n, 4)).astype(np.float32)]) for n in (5, 8, 3)]
+    mx_env = run_mxnet(COMPOSITE)
+    pt_env = run_draft(COMPOSITE, {"metric-composite", "metric-accuracy", "metric-topk",
+                                   "metric-update", "metric-get", "metric-reset"})
+    want = mx_env["run"]([([nd.array(y) for y in ys], [nd.array(p) for p in ps])
+                          for ys, ps in batches])
+    got = pt_env["run"]([([torch.from_numpy(y) for y in ys], [torch.from_numpy(p) for p in ps])
+                         for ys, ps in batches])
+    assert got[0] == want[0] == ["accuracy", "top_k_accuracy_2"]
+    assert 0 < want[1][0] < want[1][1] < 1
+    np.testing.assert_allclose(got[1], want[1], rtol=1e-12)
+
+
+RETURNED = textwrap.dedent("""\
+    net = nn.Dense(3, in_units=4, flatten=False)
+
+
+    def configure(net):
+        loss = gluon.loss.L2Loss()
+        trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.25})
+        return loss, trainer
+
+
+    def train(batches):
+        loss_fn, trainer = configure(net)
+        for x, y in batches:
+            with autograd.record():
+                loss = loss_fn(net(x), y)
+            loss.backward()
+            trainer.step(x.shape[0])
+    """)
+
+
+def test_a_trainer_a_function_returns_in_a_tuple_is_the_drafts():
+    """The trainer that configure() returns beside the loss, unpacked by the caller, is the
+    one trainer-sgd builds: its step is trainer-step's, and the loss it returns is typed, so
+    the vector loss's backward is backward-sum's: the same float64 weights after three steps
+    as Gluon's (a learning rate exact in float32, which MXNet's update kernel takes)."""
+    rng = np.random.default_rng(13)
+    w, b = rng.standard_normal((3, 4)), rng.standard_normal(3)
+    batches = [(rng.standard_normal((n, 4)), rng.standard_normal((n, 3))) for n in (4, 2, 8)]
+    mx_env = run_mxnet(RETURNED)
+    net = gluon_dense_float64(mx_env["net"], w, b)
+    mx_env["train"]([(nd.array(x, dtype="float64"), nd.array(y, dtype="float64"))
+                     for x, y in batches])
+    pt_env = run_draft(RETURNED, {"trainer-sgd", "trainer-step", "l2-loss", "backward-sum"})
+    lin = torch_linear_float64(pt_env["net"], w, b)
+    pt_env["train"]([(torch.from_numpy(x), torch.from_numpy(y)) for x, y in batches])
+    assert np.abs(net.weight.data().asnumpy() - w).max() > 0.05
+    np.testing.assert_allclose(lin.weight.detach().numpy(), net.weight.data().asnumpy(),
+                               rtol=1e-12)
 
 
 @pytest.mark.parametrize("optimizer,settings,message", [
@@ -1312,6 +1385,86 @@ def test_a_named_initializer_the_draft_does_not_know_and_grad_req_add_are_refuse
     assert "params-get-init-by-name" in fired
 
 
+F_HELPERS = textwrap.dedent("""\
+    def distance(F, x):
+        square = F.sum(x ** 2.0, axis=1, keepdims=True)
+        gram = F.dot(x, x.transpose())
+        return F.sqrt(F.relu(square + square.transpose() - 2.0 * gram) + 1e-3)
+
+
+    def scaled(F, x, scale):
+        return distance(F, x) * scale
+
+
+    class Net(gluon.HybridBlock):
+        def __init__(self, **kwargs):
+            super(Net, self).__init__(**kwargs)
+            with self.name_scope():
+                self.dense = nn.Dense(5, in_units=4, flatten=False)
+
+        def hybrid_forward(self, F, x):
+            y = self.dense(x)
+            return scaled(F, y, 2.0) + F.sum(y.transpose(), axis=0) + F.sum(x.transpose())
+
+
+    net = Net()
+    """)
+
+
+def test_functions_a_hybrid_forward_passes_f_to_lose_it_with_the_block():
+    """f-helper: the functions hybrid_forward passes F to (and they pass it on) become
+    torch functions without F, their calls with it, the block an nn.Module; their array
+    arguments typed by the calls and hybrid_forward's inputs NDArrays (x.transpose() is
+    MXNet's, all axes reversed): the same float64 output as Gluon's for the same weights."""
+    mx_env = run_mxnet(F_HELPERS)
+    source, fired = drafted(F_HELPERS)
+    assert {"f-helper", "block-to-module", "hybrid-forward"} <= fired
+    for line in ("def distance(x):", "def scaled(x, scale):", "return distance(x) * scale",
+                 "def forward(self, x):", "scaled(y, 2.0)"):
+        assert line in source, source
+    pt_env = run_draft(F_HELPERS, {"f-helper", "ndarray-transpose"})
+    rng = np.random.default_rng(9)
+    w, b = rng.standard_normal((5, 4)), rng.standard_normal(5)
+    mx_env["net"].initialize()
+    mx_env["net"].cast("float64")
+    mx_env["net"].dense.weight.set_data(nd.array(w, dtype="float64"))
+    mx_env["net"].dense.bias.set_data(nd.array(b, dtype="float64"))
+    torch_linear_float64(pt_env["net"].dense, w, b)
+    x = rng.standard_normal((6, 4))
+    np.testing.assert_allclose(pt_env["net"].double()(torch.from_numpy(x)).detach().numpy(),
+                               mx_env["net"](nd.array(x, dtype="float64")).asnumpy(),
+                               rtol=1e-12)
+
+
+@pytest.mark.parametrize("also", [
+    "d = distance(nd, nd.ones((2, 3)))",
+    "class Kept(gluon.HybridBlock):\n    def hybrid_forward(self, F, x):\n"
+    "        return scaled(F, F.Custom(x, op_type='mine'), 1.0)"])
+def test_a_function_also_given_f_by_a_block_that_stays_or_something_else_keeps_it(also):
+    """A function also called with mx.nd, or by a block that stays Gluon's (a construct no
+    rule rewrites), keeps its F parameter, and so do the functions and the block that pass
+    it F: no call may lose an argument its function still takes."""
+    source, fired = drafted(F_HELPERS + "\n\n" + also + "\n")
+    assert "f-helper" not in fired and "hybrid-forward" not in fired
+    assert "def distance(F, x):" in source and "return distance(F, x) * scale" in source
+
+
+def test_an_embeddings_own_initializer_wins_over_initializes():
+    """embedding-initializer: the weight drawn from U(-0.1, 0.1), its own initializer, not
+    from initialize()'s Xavier, in both; the lookup the same for the same weights."""
+    code = ("emb = nn.Embedding(500, 40, weight_initializer=mx.init.Uniform(0.1))\n"
+            "emb.initialize(mx.init.Xavier())\n")
+    m = run_mxnet(code)["emb"].weight.data().asnumpy()
+    pt = run_draft(code, {"embedding-initializer", "init-uniform", "initialize"})["emb"]
+    t = pt.weight.detach().numpy()
+    assert np.abs(m).max() <= 0.1 and np.abs(t).max() <= 0.1
+    same_distribution(m, t)
+    with torch.no_grad():
+        pt.weight.copy_(torch.from_numpy(m))
+    idx = np.array([[3, 499], [0, 7]])
+    np.testing.assert_array_equal(pt(torch.from_numpy(idx)).detach().numpy(), m[idx])
+
+
 # -- recurrent layers -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("layer", [
@@ -1319,18 +1472,27 @@ def test_a_named_initializer_the_draft_does_not_know_and_grad_req_add_are_refuse
     "gluon.rnn.LSTM(4, layout='NTC', bidirectional=True, input_size=3)",
     "gluon.rnn.GRU(5, 2, 'TNC', 0, True, 3)",
     "gluon.rnn.RNN(6, activation='tanh', input_size=3)",
+    "gluon.rnn.GRU(5, bidirectional=True)", "gluon.rnn.LSTM(4, 2, input_size=0)",
 ])
 def test_recurrent_layers_keep_gluons_call_and_outputs(layer):
     """The same weights copied in order, float64: the output alone without states, (output,
     the list of states) with them, and the zero states of begin_state, as Gluon gives them.
-    (The ReLU RNN is left out: MXNet 1.9.1 computes it in float32 even in float64.)"""
+    Without input_size both layers size their input weights at the first call (the draft's
+    is a torch lazy module). (The ReLU RNN is left out: MXNet 1.9.1 computes it in float32
+    even in float64.)"""
     code = f"layer = {layer}\nlayer.initialize()\n"
     kind = layer.split("(")[0].split(".")[-1].lower()
     mx_layer = run_mxnet(code)["layer"]
     pt_layer = run_draft(code, {f"rnn-{kind}", "initialize"})["layer"]
+    lazy = "input_size=3" not in layer and "True, 3)" not in layer
+    assert isinstance(pt_layer, torch.nn.modules.lazy.LazyModuleMixin) == lazy
     mx_layer.cast("float64")
     pt_layer = pt_layer.double()
     rng = np.random.default_rng(6)
+    first = rng.standard_normal((4, 2, 3))       # sizes a lazy layer's input weights
+    mx_layer(nd.array(first, dtype="float64"))
+    pt_layer(torch.from_numpy(first))
+    assert all(p.dtype == torch.float64 for p in pt_layer.parameters())
     params = list(mx_layer.collect_params().values())
     assert [p.shape for p in params] == [tuple(p.shape) for p in pt_layer.parameters()]
     with torch.no_grad():
@@ -1353,6 +1515,85 @@ def test_recurrent_layers_keep_gluons_call_and_outputs(layer):
     assert isinstance(pt_states, list) and len(pt_states) == len(mx_states)
     for m, t in [(mx_out, pt_out), *zip(mx_states, pt_states)]:
         np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=1e-12, atol=1e-13)
+
+
+RNN_DROPOUT = textwrap.dedent("""\
+    layer = LAYER
+    layer.initialize()
+
+
+    def run(x):
+        with autograd.record():
+            trained = layer(x)
+        return trained, layer(x)
+    """)
+
+
+@pytest.mark.parametrize("layer", ["gluon.rnn.LSTM(30, 3, dropout=0.5, input_size=4)",
+                                   "gluon.rnn.GRU(30, 3, dropout=0.5)",
+                                   "gluon.rnn.RNN(30, 3, 'tanh', dropout=0.5, input_size=4)"])
+def test_recurrent_dropout_drops_between_layers_inside_record_only(layer):
+    """rnn-*-dropout: outside record() the layer predicts (the same float64 output as
+    Gluon's for the same weights); inside it drops between layers, as Gluon's does. (The
+    file sets Gluon's scope and holds its layers: the draft's layer follows that scope.)"""
+    code = RNN_DROPOUT.replace("LAYER", layer)
+    kind = layer.split("(")[0].split(".")[-1].lower()
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {f"rnn-{kind}-dropout", "record-scope"})
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((6, 5, 4))
+    mx_env["layer"](nd.array(x))     # sizes a lazy layer's input weights
+    pt_env["layer"](torch.from_numpy(x).float())
+    mx_layer, pt_layer = mx_env["layer"], pt_env["layer"]
+    mx_layer.cast("float64")
+    pt_layer = pt_layer.double()
+    with torch.no_grad():
+        for p, t in zip(mx_layer.collect_params().values(), pt_layer.parameters()):
+            values = rng.standard_normal(p.shape) * 0.5
+            p.set_data(nd.array(values, dtype="float64"))
+            t.copy_(torch.from_numpy(values))
+    mx_trained, mx_predicted = mx_env["run"](nd.array(x, dtype="float64"))
+    pt_trained, pt_predicted = pt_env["run"](torch.from_numpy(x))
+    np.testing.assert_allclose(pt_predicted.detach().numpy(), mx_predicted.asnumpy(),
+                               rtol=1e-12, atol=1e-13)
+    for trained, predicted in ((mx_trained.asnumpy(), mx_predicted.asnumpy()),
+                               (pt_trained.detach().numpy(), pt_predicted.detach().numpy())):
+        assert np.abs(trained - predicted).max() > 0.05    # dropped in training, both
+
+
+DROPOUT_AXES = textwrap.dedent("""\
+    drop = nn.Dropout(0.3, axes=AXES)
+
+
+    def run(x):
+        with autograd.record():
+            trained = drop(x)
+        return trained, drop(x)
+    """)
+
+
+@pytest.mark.parametrize("axes", ["(1, 2)", "(0,)", "(2,)"])
+def test_dropout_with_axes_shares_one_draw_along_them_as_gluon(axes):
+    """dropout-axes-scoped: inside record() each slice across the shared axes is either all
+    zero or all 1 / (1 - rate), in both, zeroed at the rate (a 0.1 % bound on a binomial);
+    outside record() the input as it is. (MXNet 1.9.1's float64 Dropout computes its scale
+    1 / (1 - rate) in float32: 3e-8 from the draft's.)"""
+    code = DROPOUT_AXES.replace("AXES", axes)
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"dropout-axes-scoped", "record-scope"})
+    x = np.ones((40, 30, 20))
+    shared = tuple(int(a) for a in axes.strip("()").split(",") if a.strip())
+    for trained, predicted in (
+            [a.asnumpy() for a in mx_env["run"](nd.array(x, dtype="float64"))],
+            [a.detach().numpy() for a in pt_env["run"](torch.from_numpy(x))]):
+        np.testing.assert_array_equal(predicted, x)
+        kept = np.unique(trained[trained != 0])      # MXNet's float64 Dropout scales by
+        np.testing.assert_allclose(kept, [1 / 0.7], rtol=1e-7)  # 1 / 0.7 in float32
+        first = trained[tuple(slice(0, 1) if i in shared else slice(None) for i in range(3))]
+        np.testing.assert_array_equal(trained, np.broadcast_to(first, trained.shape))
+        draws = first.size
+        zeros = (first == 0).mean()
+        assert abs(zeros - 0.3) <= 3.3 * math.sqrt(0.3 * 0.7 / draws), (zeros, draws)
 
 
 # -- several devices, autograd.backward, waitall ----------------------------------------------

@@ -240,6 +240,15 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("nd-split", {"nd-split"}, "parts = nd.split(x, 3)\nresult = parts[2]", {"x": X3}),
     Case("nd-split-squeeze", {"nd-split"},
          "result = nd.split(x, 4, axis=2, squeeze_axis=True)[1]", {"x": X3}),
+    Case("nd-split-one", {"nd-split-helper"}, "result = nd.split(x, 1)", {"x": X3}),
+    Case("nd-split-var", {"nd-split-helper"},
+         "n = x.shape[0]\nparts = nd.split(x, num_outputs=n, axis=0, squeeze_axis=True)\n"
+         "result = parts[1]", {"x": X3}),
+    Case("nd-split-var-one", {"nd-split-helper"},
+         "n = 1\nresult = nd.split(data=x[:1], num_outputs=n, axis=0, squeeze_axis=True)",
+         {"x": X3}),
+    Case("nd-split-flag", {"nd-split-helper"},
+         "flag = False\nresult = nd.split(x, 2, 2, flag)[1]", {"x": _u(2, 3, 4)}),
     Case("nd-slice-channel", {"nd-split"}, "result = nd.SliceChannel(x, 2, axis=0)[1]",
          {"x": X3}),
     Case("nd-maximum-number", {"nd-maximum"}, "result = nd.maximum(x, 0.1)", {"x": X}),
@@ -286,6 +295,10 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          "result = nd.L2Normalization(x, mode='channel', eps=1e-3)", {"x": X4}),
     Case("nd-l2-normalization-spatial", {"nd-l2-normalization"},
          "result = nd.L2Normalization(data=x, mode='spatial')", {"x": X3}),
+    Case("nd-l2-normalization-named", {"nd-l2-normalization"},
+         "result = nd.L2Normalization(x, mode='instance', name='l2_norm')", {"x": X4}),
+    Case("array-np-name", {"nd-array"},
+         "mask = np.ones((3, 4))\nmask[1:, 2:] = 0\nresult = nd.array(mask)"),
     Case("nd-batch-dot-tb", {"nd-batch-dot"}, "result = nd.batch_dot(x, y, transpose_b=True)",
          {"x": X3, "y": _u(2, 3, 4)}),
     Case("nd-batch-dot-ta", {"nd-batch-dot"},
@@ -868,9 +881,6 @@ NEGATIVE = [
     ("mx-gpu", "result = mx.gpu(*ids)"),
     ("nd-activation", "result = nd.Activation(x, act_type=kind)"),
     ("nd-activation", "result = nd.Activation(x, act_type='softmax')"),
-    ("nd-split", "result = nd.split(x, 1)"),
-    ("nd-split", "result = nd.split(x, n, axis=0)"),
-    ("nd-split", "result = nd.split(x, 2, squeeze_axis=flag)"),
     ("nd-maximum", "result = nd.maximum(x, y, out=z)"),
     ("nd-batch-dot", "result = nd.batch_dot(x, y, transpose_a=flag)"),
     ("nd-batch-dot", "result = nd.batch_dot(x, y, forward_stype='csr')"),
@@ -897,7 +907,8 @@ NEGATIVE = [
     ("block-cast", "net.cast('float64')"),
     ("nd-dot", "result = nd.dot(x, y, transpose_b=True)"),
     ("mx-context-class", "result = mx.Context('cpu', 0)"),
-    ("rnn-lstm", "result = gluon.rnn.LSTM(20, 2)"),
+    ("rnn-lstm", "result = gluon.rnn.LSTM(20, 2, input_size=None)"),
+    ("rnn-lstm-dropout", "result = gluon.rnn.LSTM(20, 2, dropout=0.2, input_size=3)"),
     ("rnn-lstm", "result = gluon.rnn.LSTM(20, 2, dropout=0.5, input_size=10)"),
     ("rnn-gru", "result = gluon.rnn.GRU(20, input_size=10, i2h_weight_initializer='ones')"),
     ("rnn-rnn", "result = gluon.rnn.RNN(20, activation='softrelu', input_size=10)"),
@@ -988,7 +999,7 @@ NEGATIVE = [
     ("image-resize-short", "result = mx.image.resize_short(img, 32, interp=3)"),
     ("image-center-crop", "result = mx.image.center_crop(img, (8, 8), 1, extra)"),
     ("image-random-crop", "result = mx.image.random_crop(img, (8, 8), 1, extra)"),
-    ("nd-l2-normalization", "result = nd.L2Normalization(x, name='l2')"),
+    ("nd-l2-normalization", "result = nd.L2Normalization(x, out=y)"),
     ("nd-pooling", "result = nd.Pooling(x, kernel=(2, 2), pool_type='lp', p_value=2)"),
     ("nd-pooling", "result = nd.Pooling(x, kernel=(2, 2), pool_type='sum')"),
     ("nd-upsampling", "result = nd.UpSampling(x, scale=2, sample_type='bilinear', "
@@ -1057,6 +1068,18 @@ def test_a_declined_form_goes_to_the_general_rule(declining, taking, code):
     d = draft(analyse(HEADER + "net = nn.Dense(3)\n" + code, "case.py"))
     fired = {name for _, name in d.rewritten}
     assert declining not in fired and taking in fired
+
+
+@pytest.mark.parametrize("second", ["nd.ones((3, 4))", "other"])
+def test_a_name_not_surely_numpy_is_copied_keeping_its_dtype(second):
+    """nd-array takes a name bound only to numpy calls (float32 whatever numpy gave); a name
+    also bound to an NDArray or to anything else goes to nd-array-copy, which keeps a
+    tensor's dtype."""
+    d = draft(analyse(HEADER + f"mask = np.ones((3, 4))\nmask = {second}\n"
+                               "result = nd.array(mask)", "case.py"))
+    assert "result = gluon_array(mask)" in d.source
+    d = draft(analyse(HEADER + "mask = np.ones((3, 4))\nresult = nd.array(mask)", "case.py"))
+    assert "result = torch.tensor(mask, dtype=torch.float32)" in d.source
 
 
 @pytest.mark.parametrize("rule,code", NEGATIVE, ids=[f"{r}:{c.splitlines()[-1]}"

@@ -1139,6 +1139,61 @@ src(HELPERS, "draft-optimizer-any-kvstore",
     "    if False:\n", "check-weakened",
     "a Trainer's gradient compression option drafted as ignored (MXNet compresses)",
     targets=(f"{PORT}::test_a_trainer_of_own_parameters_with_options_read_when_the_draft_runs",))
+src(HELPERS, "draft-composite-metric-name-kept",
+    "            names.extend([name] if isinstance(name, str) else name)\n",
+    "            names.extend([self.name] if isinstance(name, str) else name)\n", "call-swap",
+    "CompositeEvalMetric.get drafted naming every child by the composite's name",
+    targets=(f"{PORT}::test_a_composite_metric_gives_gluons_names_and_values",))
+src(RULES_PY, "draft-rnn-dropout-unscoped",
+    "        return f\"gluon_scoped(gluon_rnn({', '.join(parts)}))\" if scoped \\\n",
+    "        return f\"(gluon_rnn({', '.join(parts)}))\" if scoped \\\n", "mode",
+    "a recurrent layer with dropout drafted in torch's default train mode: it drops outside "
+    "record() too",
+    targets=(f"{PORT}::test_recurrent_dropout_drops_between_layers_inside_record_only",))
+src(HELPERS, "draft-rnn-dropout-dropped",
+    "        bidirectional=bidirectional, dropout=dropout, **extra)\n",
+    "        bidirectional=bidirectional, **extra)\n", "default-dropped",
+    "a recurrent layer's dropout between layers drafted away",
+    targets=(f"{PORT}::test_recurrent_dropout_drops_between_layers_inside_record_only",))
+src(HELPERS, "draft-dropout-axes-not-shared",
+    "            shape = [1 if i in shared else d for i, d in enumerate(x.shape)]\n",
+    "            shape = list(x.shape)\n", "axis",
+    "Dropout(axes=...) drafted as torch's Dropout: a draw per value, none shared",
+    targets=(f"{PORT}::test_dropout_with_axes_shares_one_draw_along_them_as_gluon",))
+src(RULES_PY, "draft-f-helper-callers-unchecked",
+    "            if all(id(_enclosing_function(analysis, c)) in losing for c in callers):\n",
+    "            if True:\n", "check-weakened",
+    "a function that takes F drafted without it though a call still passes it something",
+    targets=(f"{PORT}::test_a_function_also_given_f_by_a_block_that_stays_or_something_else_keeps_it",))
+src("src/sidebyside/migrate/resolve.py", "draft-hybrid-forward-inputs-untyped",
+    "                self.types[arg.arg] = names.NDARRAY\n",
+    "                pass\n", "default-dropped",
+    "hybrid_forward's inputs left untyped: their MXNet methods (x.transpose()) kept as "
+    "torch's, which differ",
+    targets=(f"{PORT}::test_functions_a_hybrid_forward_passes_f_to_lose_it_with_the_block",))
+src(HELPERS, "draft-split-one-part-a-list",
+    "    return parts[0] if num_outputs == 1 else parts\n",
+    "    return parts\n", "call-swap",
+    "nd.split(x, 1) drafted as a list of one part (MXNet gives the array itself)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-embedding-initializer-ignored",
+    '        layer.weight.gluon_name, layer.weight.gluon_init = "weight", weight_initializer\n',
+    '        pass\n', "default-dropped",
+    "an Embedding's weight_initializer drafted away: initialize()'s initializer draws it",
+    targets=(f"{PORT}::test_an_embeddings_own_initializer_wins_over_initializes",))
+src(RULES_PY, "draft-built-by-stops-at-names",
+    "        if isinstance(value, ast.Name) and depth < 3:   # a name another function returns\n",
+    "        if isinstance(value, ast.Name) and depth < 0:   # a name another function returns\n",
+    "check-weakened",
+    "a trainer that a function returns (loss, trainer = configure(net)) left unported: its "
+    "step not the draft's",
+    targets=(f"{PORT}::test_a_trainer_a_function_returns_in_a_tuple_is_the_drafts",))
+src("src/sidebyside/migrate/resolve.py", "draft-returned-tuple-untyped",
+    "                self.tuple_functions[node.name] = returned[0]\n",
+    "                pass\n", "default-dropped",
+    "the loss a function returns beside its trainer left untyped: its vector backward() kept "
+    "as torch's, which needs a scalar",
+    targets=(f"{PORT}::test_a_trainer_a_function_returns_in_a_tuple_is_the_drafts",))
 
 MUTANTS.extend(catalogue_swaps())
 

@@ -253,6 +253,62 @@ def gluon_scoped(module):
     return module
 
 
+def gluon_embedding(input_dim, output_dim, weight_initializer=None):
+    """nn.Embedding(input_dim, output_dim, weight_initializer=...): torch's Embedding whose
+    weight gluon_initialize fills with ``weight_initializer`` (an initializer of the draft),
+    whatever initialize() is given, as Gluon's layer does."""
+    import torch
+
+    layer = torch.nn.Embedding(input_dim, output_dim)
+    if weight_initializer is not None:
+        layer.weight.gluon_name, layer.weight.gluon_init = "weight", weight_initializer
+    return layer
+
+
+def gluon_split(data, num_outputs, axis=1, squeeze_axis=False):
+    """nd.split / nd.SliceChannel(data, num_outputs, axis, squeeze_axis): ``num_outputs``
+    equal parts along ``axis`` (whose length it must divide, as MXNet requires); with
+    ``squeeze_axis`` each part without that axis (MXNet then needs as many parts as the
+    axis is long); a list, or the part itself when there is one, as MXNet gives them."""
+    import torch
+
+    size = data.shape[axis]
+    if num_outputs < 1 or size % num_outputs:
+        raise ValueError(f"split: {num_outputs} parts of an axis of length {size}")
+    if squeeze_axis and size != num_outputs:
+        raise ValueError(f"split: squeeze_axis needs {size} parts, not {num_outputs}")
+    parts = list(torch.unbind(data, axis)) if squeeze_axis \
+        else list(torch.split(data, size // num_outputs, dim=axis))
+    return parts[0] if num_outputs == 1 else parts
+
+
+def gluon_dropout(rate=0.5, axes=()):
+    """nn.Dropout(rate, axes): in training each value zeroed with probability ``rate``, the
+    rest scaled by 1 / (1 - rate), one draw shared along ``axes`` (the mask has size 1
+    there); in prediction the input as it is. Wrap it in gluon_scoped for Gluon's scope."""
+    import torch
+
+    class GluonDropout(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rate, self.axes = rate, tuple(axes)
+
+        def forward(self, x):
+            if not self.training or self.rate == 0:
+                return x
+            if any(not -x.dim() <= a < x.dim() for a in self.axes):
+                raise ValueError(f"Dropout axes {self.axes} for an input of {x.dim()} axes")
+            shared = {a % x.dim() for a in self.axes}
+            shape = [1 if i in shared else d for i, d in enumerate(x.shape)]
+            keep = torch.empty(shape, dtype=x.dtype, device=x.device).bernoulli_(1 - self.rate)
+            return x * keep / (1 - self.rate)
+
+        def extra_repr(self):
+            return f"p={self.rate}, axes={self.axes}"
+
+    return GluonDropout()
+
+
 def gluon_batch_norm(momentum=0.9, epsilon=1e-5, in_channels=0, affine=True):
     """nn.BatchNorm(axis=1): over axis 1 of an input of any rank from 2 (PyTorch's BatchNorm1d,
     2d and 3d each check one), the input size inferred at the first call when ``in_channels``
@@ -568,6 +624,40 @@ class GluonAccuracy:
 
     def get(self):
         return self.name, (self.sum_metric / self.num_inst if self.num_inst else float("nan"))
+
+
+class GluonCompositeEvalMetric:
+    """mx.metric.CompositeEvalMetric(metrics, name): the draft's metrics updated and reset
+    together; ``get()`` gives (names, values), two lists, a child's own lists joined in, as
+    Gluon's; ``add``, ``get_metric`` and ``get_name_value`` as Gluon's."""
+
+    def __init__(self, metrics=None, name="composite"):
+        self.metrics, self.name = list(metrics or []), name
+
+    def add(self, metric):
+        self.metrics.append(metric)
+
+    def get_metric(self, index):
+        return self.metrics[index]
+
+    def update(self, labels, preds):
+        for metric in self.metrics:
+            metric.update(labels, preds)
+
+    def reset(self):
+        for metric in self.metrics:
+            metric.reset()
+
+    def get(self):
+        names, values = [], []
+        for metric in self.metrics:
+            name, value = metric.get()
+            names.extend([name] if isinstance(name, str) else name)
+            values.extend(value if isinstance(value, (list, tuple)) else [value])
+        return names, values
+
+    def get_name_value(self):
+        return list(zip(*self.get()))
 
 
 class GluonLoss:
@@ -2039,17 +2129,20 @@ def gluon_utils_download(url, path=None, overwrite=False, sha1_hash=None, retrie
 
 
 def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False,
-              input_size=0, activation="relu"):
-    """gluon.rnn.LSTM / GRU / RNN(hidden_size, num_layers, layout, bidirectional,
+              input_size=0, activation="relu", dropout=0.0):
+    """gluon.rnn.LSTM / GRU / RNN(hidden_size, num_layers, layout, dropout, bidirectional,
     input_size): torch's layer (the same gates in the same order, weights of the same shapes
     in the same order) with Gluon's call: ``layer(x)`` gives the output alone,
     ``layer(x, states)`` gives (output, the states as a list: [h], or [h, c] for an LSTM);
     layout 'NTC' is batch_first; ``begin_state(batch_size)`` gives zero states as a list.
-    torch's layers need input_size (Gluon can infer it at the first call)."""
+    Without input_size (or 0) the layer is lazy, as Gluon's: the first layer's input weights
+    take their size from the first input (a torch lazy module: an optimizer made before
+    holds them). ``dropout`` between layers, when the layer trains (gluon_scoped makes that
+    Gluon's scope)."""
+    import math
+
     import torch
 
-    if not input_size:
-        raise ValueError("input_size: torch's recurrent layers need it; give it")
     base = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[mode]
 
     class GluonRNN(base):
@@ -2068,9 +2161,32 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
             return [torch.zeros(shape, dtype=p.dtype, device=p.device)
                     for _ in range(2 if mode == "lstm" else 1)]
 
+    class LazyGluonRNN(torch.nn.modules.lazy.LazyModuleMixin, GluonRNN):
+        cls_to_become = None
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            for name in self._flat_weights_names:
+                if name.startswith("weight_ih_l0"):   # the only weights the input sizes
+                    setattr(self, name, torch.nn.UninitializedParameter())
+
+        def initialize_parameters(self, inputs, states=None):
+            if not self.has_uninitialized_params():
+                return
+            self.input_size = inputs.shape[-1]
+            bound = 1.0 / math.sqrt(self.hidden_size)     # torch's own first values
+            with torch.no_grad():
+                for name in self._flat_weights_names:
+                    p = getattr(self, name)
+                    if isinstance(p, torch.nn.UninitializedParameter):
+                        p.materialize((self.weight_hh_l0.shape[0], self.input_size))
+                        p.uniform_(-bound, bound)
+            self._init_flat_weights()
+
     extra = {"nonlinearity": activation} if mode == "rnn" else {}
-    return GluonRNN(input_size, hidden_size, num_layers, batch_first=layout == "NTC",
-                    bidirectional=bidirectional, **extra)
+    return (GluonRNN if input_size else LazyGluonRNN)(
+        input_size or 1, hidden_size, num_layers, batch_first=layout == "NTC",
+        bidirectional=bidirectional, dropout=dropout, **extra)
 
 
 #: helper name -> the names it needs beside it (written first)
@@ -2078,7 +2194,8 @@ HELPERS = {
     "gluon_init_uniform": (), "gluon_init_normal": (), "gluon_init_xavier": (),
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
     "gluon_pause": ("GluonMode", "gluon_scope"),
-    "gluon_batch_norm": (), "gluon_instance_norm": (),
+    "gluon_batch_norm": (), "gluon_instance_norm": (), "gluon_dropout": (), "gluon_split": (),
+    "gluon_embedding": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (), "gluon_set_data": (),
@@ -2086,6 +2203,7 @@ HELPERS = {
     "gluon_init_named": ("gluon_init_constant", "gluon_init_uniform", "gluon_init_normal",
                          "gluon_init_xavier"),
     "gluon_initialize": ("gluon_init_uniform", "gluon_fill_parameter"),
+    "GluonCompositeEvalMetric": (),
     "gluon_trainer_step": (), "gluon_adam": (), "gluon_optimizer": (),
     "gluon_set_learning_rate": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),

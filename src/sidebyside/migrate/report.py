@@ -122,7 +122,16 @@ class SiteReport:
         if c.status == "same name":
             return True  # x.shape, x.sum(): the method carries over with its object
         plain = "".join(counterpart_text(c, direction).replace("`", "").split())
-        return bool(self.site.text) and plain == "".join(self.site.text.split())
+        written = "".join(self.site.text.split())
+        if not written:
+            return False
+        # the same method with the same arguments, on the object the site calls it on
+        # (fake.detach() is tensor.detach(), the catalogue's entry checked the same)
+        same = re.fullmatch(r"(?:tensor|x|metric)(\.\w+(?:\(\))?)", plain)
+        if c.status == "same" and same and same.group(1).split("(")[0] == "." + self.site.tail \
+                and self.site.kind in ("method", "attribute") and written.endswith(same.group(1)):
+            return True
+        return plain == written
 
     def needs_decision(self, direction: str = "torch") -> bool:
         """Whether the draft marks this site: not rewritten (and not already spelled as the
@@ -691,8 +700,8 @@ def _import_targets(items):
 def _scope_group(items, reports, parsed=None) -> set[str]:
     """The files of the scan whose drafts follow Gluon's training scope together: the files
     that set it (``record()``, ``train_mode()``, ``predict_mode()``) and every file of the
-    scan they import, in turn, when each of those is *own* (it uses no Symbol, Module, RNN
-    or model-zoo API and imports, beyond the scan's files, only modules that hold no MXNet
+    scan they import, in turn, when each of those is *own* (it uses no Symbol, Module or
+    model-zoo API, nothing of mx.gluon.rnn but its LSTM, GRU and RNN layers, and imports, beyond the scan's files, only modules that hold no MXNet
     model) and is imported only by own files: the layers the scopes reach are then all in
     files whose drafts read the one flag (:class:`~.draft_helpers.GluonMode`), and no file
     outside drives them with a ``.train()`` that they would not follow."""
@@ -701,7 +710,7 @@ def _scope_group(items, reports, parsed=None) -> set[str]:
     names = {p: {s.site.name for s in r.sites} for p, r in by_path.items()
              if r.skipped is None and p in targets}
     own = {p for p, ns in names.items()
-           if not any(w in n for n in ns for w in rewrite._OTHER_APIS)
+           if not any(rewrite.other_api(n) for n in ns)
            and all(found or rewrite.holds_no_model(mod) for mod, found in targets[p])}
     importers: dict[str, set[str]] = collections.defaultdict(set)
     for p, imps in targets.items():

@@ -75,10 +75,14 @@ class Analysis:
     #: together (a training script and the model files it imports)
     scope_group: bool = field(default=False, repr=False)
     _by_node: tuple | None = field(default=None, repr=False)
+    _defined: dict | None = field(default=None, repr=False)
     #: module-level functions whose every return gives one framework class: that class
     functions: dict = field(default_factory=dict, repr=False)
     #: the DataIter classes it imports from the scan that build their own batches there
     own_iterators: frozenset = field(default=frozenset(), repr=False)
+    #: the module-level functions a hybrid_forward passes its F to (``get_distance(F, x)``),
+    #: and those they pass it on to: name -> the index of the parameter that is F there
+    f_helpers: dict = field(default_factory=dict, repr=False)
     #: the functions it imports from the scan that return such iterators: name -> "one"
     #: (each return is one) or "many" (each return a tuple or list of them)
     iterator_factories: dict = field(default_factory=dict, repr=False)
@@ -109,6 +113,16 @@ class Analysis:
         if self._lines is None:
             self._lines = _Lines(self.source)
         return self._lines.segment(node)
+
+    def functions_defined(self) -> dict[str, ast.AST]:
+        """The module-level functions defined once: name -> def (worked out once)."""
+        if self._defined is None:
+            out: dict[str, ast.AST | None] = {}
+            for stmt in self.tree.body:
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out[stmt.name] = stmt if stmt.name not in out else None
+            self._defined = {k: v for k, v in out.items() if v is not None}
+        return self._defined
 
     def nodes(self) -> list[ast.AST]:
         """Every node of the tree, in ``ast.walk`` order (computed once)."""
@@ -255,6 +269,7 @@ class _Walker(ast.NodeVisitor):
         self.path, self.source, self.aliases = path, source, aliases
         self.lines = _Lines(source)
         self.user_attrs: set[str] = set()
+        self.own_methods: set[str] = set()   # the methods of the file's classes with a base
         self.framework = direction
         self.sites: list[Site] = []
         self.names: dict[int, tuple[str, str, str]] = {}
@@ -268,6 +283,10 @@ class _Walker(ast.NodeVisitor):
         #: the module-level functions (name -> def); what each call of one passes for each
         #: parameter (the types seen); those named other than in a call (passed on)
         self.module_functions: dict[str, ast.AST] = {}
+        #: module-level functions whose every return is the same tuple of classes
+        self.tuple_functions: dict[str, tuple] = {}
+        #: module-level functions that hybrid_forward's F is passed to: name -> its index
+        self.f_helpers: dict[str, int] = {}
         self.passed: dict[str, dict[str, set]] = {}
         self.escaped: set[str] = set()
         self.called: set[int] = set()
@@ -318,6 +337,10 @@ class _Walker(ast.NodeVisitor):
                 attr = parts[k]
                 if kind.startswith("list[") or len(parts) - k > 1:
                     return None  # net.fc.weight: the user's own structure below a typed name
+                if k == 1 and head != "self" and attr in self.own_methods \
+                        and kind.startswith("mx.gluon.") and attr not in names.methods_of(kind):
+                    return None  # model.neg_log_likelihood(...): a method the file's own
+                    # Block class defines, not Gluon's
                 if head == "self" and k == 1 and attr in self.user_attrs:
                     return None  # self.fc, self.batch: set or defined in this file (not
                     # self.body.add: a method of the type inferred for self.body)
@@ -408,6 +431,9 @@ class _Walker(ast.NodeVisitor):
                 self._add(node, "def", ("mx.gluon.HybridBlock.hybrid_forward", "inferred",
                                         f"defined in a class derived from "
                                         f"{self.class_stack[-1]}"))
+        elif not self.class_stack and node.name in self.f_helpers \
+                and self.module_functions.get(node.name) is node:
+            f_name = node.args.args[self.f_helpers[node.name]].arg   # get_distance(F, x)
         self.scope_f.append(f_name if f_name else self.scope_f[-1])
         for d in node.decorator_list:
             self.visit(d)
@@ -423,6 +449,11 @@ class _Walker(ast.NodeVisitor):
                     del self.types[key]
         if node.name in self.transform_fns and a.args and a.args[0].arg != "self":
             self.types[a.args[0].arg] = names.NDARRAY  # a Gluon dataset's sample
+        if node.name == "hybrid_forward" and in_block and len(a.args) >= 3:
+            # the block's inputs (and own parameters), the arguments without a default:
+            # NDArrays (Symbols when hybridized), whose methods are MXNet's
+            for arg in a.args[2:len(a.args) - len(a.defaults)]:
+                self.types[arg.arg] = names.NDARRAY
         if not self.class_stack and self.module_functions.get(node.name) is node:
             self.types.update(self.param_types.get(node.name, {}))   # train(net, …)
         self.returns.append([])
@@ -431,9 +462,14 @@ class _Walker(ast.NodeVisitor):
         returned = self.returns.pop()
         # a module-level function whose every return gives one framework class: a call of it
         # builds that class (``netG = get_netG()``)
+        self.tuple_functions.pop(node.name, None)
         if not self.class_stack and not self.returns and returned \
                 and returned[0] is not None and len(set(returned)) == 1:
-            self.function_types[node.name] = returned[0]
+            if isinstance(returned[0], tuple):    # return loss, trainer: each item's class
+                self.tuple_functions[node.name] = returned[0]
+                self.function_types.pop(node.name, None)
+            else:
+                self.function_types[node.name] = returned[0]
         else:
             self.function_types.pop(node.name, None)
         on_self = {k: v for k, v in self.types.items() if k.startswith("self.")}
@@ -443,8 +479,12 @@ class _Walker(ast.NodeVisitor):
     def visit_Return(self, node):
         self.generic_visit(node)
         if self.returns:
-            self.returns[-1].append(self._type_of(node.value) if node.value is not None
-                                    else None)
+            v = node.value
+            if isinstance(v, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in v.elts):
+                kinds = tuple(self._type_of(e) for e in v.elts)
+                self.returns[-1].append(kinds if any(kinds) else None)
+            else:
+                self.returns[-1].append(self._type_of(v) if v is not None else None)
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -463,7 +503,15 @@ class _Walker(ast.NodeVisitor):
         for t in node.targets:
             self.visit(t)
         kind = self._type_of(node.value)
+        value = node.value
+        items = self.tuple_functions.get(value.func.id) if isinstance(value, ast.Call) \
+            and isinstance(value.func, ast.Name) and value.func.id not in self.types else None
         for t in node.targets:
+            if items and isinstance(t, (ast.Tuple, ast.List)) and len(t.elts) == len(items) \
+                    and not any(isinstance(e, ast.Starred) for e in t.elts):
+                for e, k in zip(t.elts, items):    # loss_fn, trainer = configure(net)
+                    self._bind(e, k, None)
+                continue
             self._bind(t, kind, node.value)
 
     def visit_AnnAssign(self, node):
@@ -684,6 +732,61 @@ def _transform_functions(nodes: list[ast.AST], aliases: dict[str, str]) -> set[s
     return out
 
 
+def _f_helpers(nodes: list[ast.AST], functions: dict[str, ast.AST]) -> dict[str, int]:
+    """The module-level functions (defined once) that take a hybrid_forward's F: every call
+    of one, and there is one at least, passes the F of the hybrid_forward (or of another
+    such function) it is in as the same positional argument, and the name is used only so
+    called. Name -> that argument's index (its parameter is F there, as mx.nd or mx.sym)."""
+    scopes: dict[int, str] = {}          # id(function) -> the name F has there
+    for node in nodes:
+        if isinstance(node, ast.ClassDef):
+            for f in node.body:
+                if isinstance(f, ast.FunctionDef) and f.name == "hybrid_forward" \
+                        and len(f.args.args) >= 2:
+                    scopes[id(f)] = f.args.args[1].arg
+    if not scopes or not functions:
+        return {}
+    calls: dict[str, list[tuple[ast.Call, ast.AST | None]]] = {}
+    used_otherwise: set[str] = set()
+    parents = {id(c): p for p in nodes for c in ast.iter_child_nodes(p)}
+    for node in nodes:
+        if isinstance(node, ast.Name) and node.id in functions \
+                and isinstance(node.ctx, ast.Load):
+            call = parents.get(id(node))
+            if not (isinstance(call, ast.Call) and call.func is node):
+                used_otherwise.add(node.id)
+                continue
+            scope = call
+            while (scope := parents.get(id(scope))) is not None \
+                    and not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                               ast.Lambda)):
+                pass
+            calls.setdefault(node.id, []).append((call, scope))
+    found: dict[str, int] = {}
+    changed = True
+    while changed:
+        changed = False
+        for name, seen in calls.items():
+            if name in found or name in used_otherwise:
+                continue
+            fn, at = functions[name], set()
+            for call, scope in seen:
+                f = scopes.get(id(scope)) if scope is not None else None
+                hits = [i for i, a in enumerate(call.args)
+                        if isinstance(a, ast.Name) and a.id == f]
+                if f is None or len(hits) != 1 or any(isinstance(a, ast.Starred)
+                                                       for a in call.args[:hits[0] + 1]):
+                    break
+                at.add(hits[0])
+            else:
+                a = fn.args
+                if len(at) == 1 and next(iter(at)) < len(a.args) and not a.posonlyargs:
+                    found[name] = next(iter(at))
+                    scopes[id(fn)] = a.args[found[name]].arg
+                    changed = True
+    return found
+
+
 def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
             local_classes: dict[str, str] | None = None) -> Analysis:
     """The framework constructs of one file's source.
@@ -699,6 +802,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     imports.visit(tree)
     nodes = list(ast.walk(tree))   # walked once, kept by the analysis (Analysis.nodes)
     user_attrs = _user_attrs(nodes)
+    own_methods = {f.name for c in nodes if isinstance(c, ast.ClassDef) and c.bases
+                   for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
     transform_fns = _transform_functions(nodes, imports.aliases) \
         if direction == names.MXNET else set()
     functions = {}
@@ -707,21 +812,25 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
             functions[stmt.name] = stmt if stmt.name not in functions else None
     functions = {k: v for k, v in functions.items() if v is not None}  # defined once
     seeds: dict[str, dict[str, str]] = {}
-    for _ in range(2):   # a second walk where the calls type a function's parameters
+    f_helpers = _f_helpers(nodes, functions) if direction == names.MXNET else {}
+    for _ in range(4):   # more walks where the calls type a function's parameters (a
+        # chain of calls, train(net) calling step(net), types one more link each walk)
         walker = _Walker(path, source, imports.aliases, direction)
         walker.block_classes.update(imports.local)
         walker.function_types.update(imports.local_functions)
         walker.local_classes, walker.local_modules = imports.local_classes, \
             imports.local_modules
         walker.user_attrs, walker.transform_fns = user_attrs, transform_fns
+        walker.own_methods = own_methods
         walker.module_functions, walker.param_types = functions, seeds
+        walker.f_helpers = f_helpers
         walker.visit(tree)
         found = {f: {p: next(iter(kinds)) for p, kinds in params.items()
                      if len(kinds) == 1 and None not in kinds}
                  for f, params in walker.passed.items() if f not in walker.escaped
                  and f not in transform_fns}
         found = {f: ps for f, ps in found.items() if ps}
-        if not found or seeds:
+        if not found or found == seeds:
             break
         seeds = found
     sites = [Site(path, node.lineno, node.col_offset, node.end_lineno or node.lineno,
@@ -734,7 +843,7 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
                     walker.block_classes, walker.names, walker.lines, nodes,
                     functions={k: v for k, v in walker.function_types.items()
                                if k not in imports.local_functions},
-                    own_iterators=frozenset(imports.own_iterators),
+                    own_iterators=frozenset(imports.own_iterators), f_helpers=f_helpers,
                     iterator_factories=dict(imports.iterator_factories))
 
 

@@ -204,6 +204,7 @@ RULE_RESOLVES: dict[str, tuple[str, ...]] = {
     "vision-cifar10": ("transform-not-first",), "vision-cifar100": ("transform-not-first",),
     "dataset-transform": ("transform-not-first",),
     "dropout-scoped": ("dropout-predict-scope",), "batchnorm-scoped": ("dropout-predict-scope",),
+    "dropout-axes-scoped": ("dropout-predict-scope",),
 }
 
 #: rules whose statement the structural pass (:mod:`.structure`, LibCST) rewrites: the
@@ -239,9 +240,17 @@ def _keyword_helper(helper: str, params: tuple[str, ...], required: int,
                     positional: int | None = None, check=None):
     """A rule's rewrite: the call's arguments bound to ``params`` (the first ``required``
     needed), passed on to ``helper`` (:func:`_helper_call`; ``positional`` defaults to
-    ``required``) when ``check(args)`` (if given) accepts them."""
+    ``required``) when ``check(args)`` (if given) accepts them; for an operator (mx.nd, mx.np,
+    mx.npx) a ``name=`` the helper does not take is dropped (it names a graph node; an
+    NDArray call ignores it)."""
+    named = "name" in params
+
     def rewrite(site, analysis, text_of):
-        args = _bind(_call(site), params, required)
+        op = not named and site.name.startswith(("mx.nd.", "mx.np.", "mx.npx."))
+        args = _bind(_call(site), params + ("name",) if op else params, required)
+        if args is not None and op:
+            args.pop("name", None)    # an operator's name= names its node in a graph: an
+            # NDArray call ignores it
         if args is None or (check is not None and not check(args)):
             return None
         return _helper_call(helper, params, args, text_of,
@@ -380,14 +389,18 @@ def _not_ndarray(node: ast.AST, analysis: Analysis) -> bool:
         while isinstance(head, ast.Attribute):
             head = head.value
         return isinstance(head, ast.Name) and head.id in _numpy_names(analysis)
+    if isinstance(node, ast.Name):     # mask = np.ones(...), wherever it is bound
+        values = _values_of(analysis, node)
+        return bool(values) and all(v is not None and not isinstance(v, ast.Name)
+                                    and _not_ndarray(v, analysis) for v in values)
     return False
 
 
 @_rule("nd-array", ["mx.nd.array"], "nd.array([[1, 2], [3, 4]])",
        "torch.tensor([[1, 2], [3, 4]], dtype=torch.float32)",
        "no ctx; a literal dtype string, or none and a source that is surely not an NDArray "
-       "(a list/tuple display, a number, a numpy call): nd.array then gives float32 even for "
-       "float64 or int64 numpy input")
+       "(a list/tuple display, a number, a numpy call, a name bound only to those): nd.array "
+       "then gives float32 even for float64 or int64 numpy input")
 def _array(site, analysis, text_of):
     args = _bind(_call(site), ("source_array", "ctx", "dtype"), 1)
     if args is None or not _absent_or(args, "ctx", None):
@@ -667,6 +680,14 @@ def _nd_split(site, analysis, text_of):
     if squeeze:
         return f"torch.unbind({text_of(args['data'])}, dim={dim})"
     return f"torch.tensor_split({text_of(args['data'])}, {text_of(args['num_outputs'])}, dim={dim})"
+
+
+_pass_on("nd-split-helper", ["mx.nd.split", "mx.nd.SliceChannel"], "nd.split(x, n, axis=0)",
+         "gluon_split(x, n, axis=0)",
+         "where nd-split declines (num_outputs not a literal of 2 or more, squeeze_axis an "
+         "expression): the helper cuts as MXNet, checks what MXNet checks, and gives a list, "
+         "or the one part itself", "gluon_split", ("data", "num_outputs", "axis", "squeeze_axis"),
+         2)
 
 
 def _binary_helper(op: str):
@@ -1314,11 +1335,12 @@ _RNN = {"LSTM": ("hidden_size", "num_layers", "layout", "dropout", "bidirectiona
                 "prefix", "params")}
 
 
-def _rnn(kind: str):
+def _rnn(kind: str, dropping: bool = False):
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), _RNN[kind], 1)
-        if args is None or _lazy_or_sized(args, "input_size") is not False \
-                or not _absent_or(args, "dropout", 0, 0.0) \
+        scoped = not _absent_or(args or {}, "dropout", 0, 0.0)   # it drops in training
+        if args is None or scoped != dropping or _lazy_or_sized(args, "input_size") is None \
+                or (scoped and not _scoped_file(analysis)) \
                 or not _absent_or(args, "layout", "TNC", "NTC") \
                 or not _absent_or(args, "dtype", "float32") \
                 or not _absent_or(args, "activation", "relu", "tanh") \
@@ -1335,8 +1357,9 @@ def _rnn(kind: str):
             return None
         parts = [repr(kind.lower())] + [f"{k}={text_of(args[k])}" for k in (
             "hidden_size", "num_layers", "layout", "bidirectional", "input_size",
-            "activation") if k in args]
-        return f"gluon_rnn({', '.join(parts)})"
+            "activation", "dropout") if k in args]
+        return f"gluon_scoped(gluon_rnn({', '.join(parts)}))" if scoped \
+            else f"gluon_rnn({', '.join(parts)})"
     return rewrite
 
 
@@ -1345,11 +1368,22 @@ for _kind in ("LSTM", "GRU", "RNN"):
         f"rnn-{_kind.lower()}", (f"mx.gluon.rnn.{_kind}",),
         f"gluon.rnn.{_kind}(20, 2, input_size=10)",
         f"gluon_rnn('{_kind.lower()}', hidden_size=20, num_layers=2, input_size=10)",
-        "input_size given (torch has no lazy recurrent layer); no dropout (between layers it "
-        "follows Gluon's training scope), initializers, projection or clipping; layout TNC or "
+        "input_size given, or absent (or 0): the helper's layer is then lazy, its input "
+        "weights sized by the first input as Gluon's; no dropout (rnn-*-dropout), "
+        "initializers, projection or clipping; layout TNC or "
         "NTC (batch_first); the helper keeps Gluon's call: the output alone without states, "
         "(output, [states]) with them, begin_state()", _rnn(_kind)))
     RULE_HELPERS[f"rnn-{_kind.lower()}"] = ("gluon_rnn",)
+    _RULES.append(Rule(
+        f"rnn-{_kind.lower()}-dropout", (f"mx.gluon.rnn.{_kind}",),
+        f"gluon.rnn.{_kind}(20, 2, dropout=0.5)",
+        f"gluon_scoped(gluon_rnn('{_kind.lower()}', hidden_size=20, num_layers=2, "
+        "dropout=0.5))",
+        f"as rnn-{_kind.lower()}, with dropout between layers, in a file whose layers follow "
+        "Gluon's scope (as dropout-scoped): torch's layer drops between its layers when it "
+        "trains, and gluon_scoped makes it train inside autograd.record() only",
+        _rnn(_kind, dropping=True)))
+    RULE_HELPERS[f"rnn-{_kind.lower()}-dropout"] = ("gluon_rnn", "gluon_scoped")
 
 
 @_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
@@ -1364,6 +1398,25 @@ def _embedding(site, analysis, text_of):
         return None
     return (f"torch.nn.Embedding({text_of(args['input_dim'])}, "
             f"{text_of(args['output_dim'])})")
+
+
+@_helper_rule("embedding-initializer", ["mx.gluon.nn.Embedding"],
+              "nn.Embedding(1000, 64, weight_initializer=mx.init.Uniform(0.1))",
+              "gluon_embedding(1000, 64, weight_initializer=gluon_init_uniform(0.1))",
+              "as embedding, with weight_initializer one the init-* rules rewrite: the "
+              "helper's weight keeps it, and gluon_initialize draws the weight with it, not "
+              "with initialize()'s, as Gluon does", ["gluon_embedding"])
+def _embedding_initializer(site, analysis, text_of):
+    args = _bind(_call(site), ("input_dim", "output_dim", "dtype", "weight_initializer",
+                               "sparse_grad", "prefix"), 2)
+    init = args.get("weight_initializer") if args else None
+    if init is None or not _absent_or(args, "dtype", "float32") \
+            or not _absent_or(args, "sparse_grad", False) \
+            or not (isinstance(init, ast.Call) and analysis.site_at(init) is not None
+                    and analysis.site_at(init).name in _INITS):
+        return None
+    return (f"gluon_embedding({text_of(args['input_dim'])}, {text_of(args['output_dim'])}, "
+            f"weight_initializer={text_of(init)})")
 
 
 @_rule("leaky-relu", ["mx.gluon.nn.LeakyReLU"], "nn.LeakyReLU(0.2)", "torch.nn.LeakyReLU(0.2)",
@@ -1843,6 +1896,20 @@ def _num_gpus(site, analysis, text_of):
 # whose object is used again elsewhere (``trainer.step`` after ``Trainer(...)``) rewrites it
 # only where every assignment of that object was rewritten too (:func:`_built_by`).
 
+@_helper_rule("dropout-axes-scoped", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5, axes=(1, 2))",
+              "gluon_scoped(gluon_dropout(0.5, axes=(1, 2)))",
+              "rate and axes (not empty), in a file whose layers follow Gluon's scope (as "
+              "dropout-scoped): one draw shared along those axes, as Gluon's; torch's Dropout "
+              "has no such axes", ["gluon_dropout", "gluon_scoped"])
+def _dropout_axes_scoped(site, analysis, text_of):
+    args = _bind(_call(site), ("rate", "axes", "prefix"), 1)
+    if args is None or "axes" not in args or _absent_or(args, "axes", (), []) \
+            or not _scoped_file(analysis):
+        return None
+    return (f"gluon_scoped(gluon_dropout({text_of(args['rate'])}, "
+            f"axes={text_of(args['axes'])}))")
+
+
 @_helper_rule("dropout-scoped", ["mx.gluon.nn.Dropout"], "nn.Dropout(0.5)",
               "gluon_scoped(torch.nn.Dropout(0.5))",
               "rate only (no axes), in a file whose layers are all its own (it imports no "
@@ -2187,7 +2254,11 @@ def _built_by(analysis: Analysis, recv: ast.AST | None, rule: str | tuple[str, .
     wanted = (rule,) if isinstance(rule, str) else rule
     rules = [r for r in _RULES if r.name in wanted]
 
-    def rewritten(value):
+    def rewritten(value, depth=0):
+        if isinstance(value, ast.Name) and depth < 3:   # a name another function returns
+            values = _values_of(analysis, value)
+            return bool(values) and all(v is not None and rewritten(v, depth + 1)
+                                        for v in values)
         site = analysis.site_at(value) if isinstance(value, ast.Call) else None
         return site is not None and _a_rule_takes(site, analysis, rules)
     if isinstance(recv, ast.Call):
@@ -3085,6 +3156,26 @@ def _trainer_step(site, analysis, text_of):
     return f"gluon_trainer_step({text_of(recv)}, {text_of(args['batch_size'])})"
 
 
+@_helper_rule("metric-composite", ["mx.metric.CompositeEvalMetric",
+                                   "mx.gluon.metric.CompositeEvalMetric"],
+              "mx.metric.CompositeEvalMetric([mx.metric.Accuracy(), mx.metric.TopKAccuracy(5)])",
+              "GluonCompositeEvalMetric([GluonAccuracy(), GluonTopKAccuracy(top_k=5)])",
+              "metrics absent or a list (or tuple) of metrics other rules build, and name: "
+              "the helper updates and resets them together and gives Gluon's (names, values)",
+              ["GluonCompositeEvalMetric"])
+def _composite_metric(site, analysis, text_of):
+    args = _bind(_call(site), ("metrics", "name", "output_names", "label_names"))
+    if args is None or any(k in args for k in ("output_names", "label_names")):
+        return None
+    metrics = args.get("metrics")
+    if metrics is not None and not (isinstance(metrics, (ast.List, ast.Tuple)) and all(
+            _built_by(analysis, m, _METRIC_RULES) for m in metrics.elts)):
+        return None
+    return "GluonCompositeEvalMetric(" + ", ".join(
+        [text_of(args[k]) if k == "metrics" else f"{k}={text_of(args[k])}"
+         for k in ("metrics", "name") if k in args]) + ")"
+
+
 @_helper_rule("metric-accuracy", ["mx.metric.Accuracy", "mx.gluon.metric.Accuracy"],
               "mx.metric.Accuracy()", "GluonAccuracy()",
               "axis and name only: the helper keeps Gluon's update(labels, preds) / get() / "
@@ -3194,7 +3285,7 @@ def _custom_metric(site, analysis, text_of):
 #: the rules that build a metric whose helper keeps Gluon's update / get / reset
 _METRIC_RULES = ("metric-custom", "metric-create-accuracy", "metric-create-topkaccuracy",
                  "metric-create-loss", "metric-create-regressionmetric", "metric-accuracy",
-                 "metric-loss",
+                 "metric-loss", "metric-composite",
                  "metric-topk", "metric-mse", "metric-mae",
                  "metric-rmse")
 
@@ -3215,7 +3306,7 @@ for _m, _p in (("update", ("labels", "preds")), ("get", ()), ("reset", ())):
     _RULES.append(Rule(
         f"metric-{_m}", tuple(f"mx.metric.{c}.{_m}" for c in (
             "EvalMetric", "Accuracy", "Loss", "TopKAccuracy", "MSE", "MAE", "RMSE",
-            "CustomMetric")),
+            "CustomMetric", "CompositeEvalMetric")),
         f"mx.metric.Accuracy().{_m}({', '.join(_p)})", f"GluonAccuracy().{_m}({', '.join(_p)})",
         "the metric built by metric-accuracy, metric-loss or metric-topk wherever it is "
         "assigned: their helpers have Gluon's methods, so the call stays as it is",
@@ -3756,7 +3847,34 @@ def _unpacked(analysis: Analysis, target: ast.AST, value: ast.AST) -> list | Non
             and _iterator_factories(analysis).get(value.func.id) == "many":
         return [ast.Subscript(value=value, slice=ast.Constant(i), ctx=ast.Load())
                 for i in range(len(target.elts))]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            and value.func.id in analysis.functions_defined():
+        returned = _returned_tuples(analysis.functions_defined()[value.func.id],
+                                    len(target.elts))
+        if returned is not None and len(returned) == 1:
+            return list(returned[0])     # loss, trainer = get_configurations(net): the
+            # items of its one return statement
     return None
+
+
+def _returned_tuples(fn: ast.AST, n: int) -> list[list[ast.AST]] | None:
+    """The items of each return of ``fn`` (not of the functions inside it) when every one
+    returns a tuple display of ``n`` items (no starred one), else None."""
+    out, todo = [], list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (*_SCOPES, ast.ClassDef)):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Return):
+            v = node.value
+            if not (isinstance(v, ast.Tuple) and len(v.elts) == n
+                    and not any(isinstance(e, ast.Starred) for e in v.elts)):
+                return None
+            out.append(list(v.elts))
+    return out or None
 
 
 def _a_draft_iterator(analysis: Analysis, recv: ast.AST | None) -> bool:
@@ -4084,6 +4202,20 @@ def _name_scope(site, analysis):
 #: switch the mode: with any of them, record() does more than record
 #: what a file's own scope cannot govern: a net from a model zoo, RNN layers, Symbol, Module
 _OTHER_APIS = ("set_training", "model_zoo", "mx.gluon.rnn.", "mx.sym.", "mx.mod.")
+#: the recurrent layers whose rules (rnn-*, rnn-*-dropout) follow Gluon's scope: unlike the
+#: rest of mx.gluon.rnn (cells, DropoutCell, ZoneoutCell...), they leave a file its own
+_SCOPED_RNN = tuple(f"mx.gluon.rnn.{k}" for k in ("LSTM", "GRU", "RNN"))
+
+
+def other_api(name: str) -> bool:
+    """Whether a construct keeps a file from following Gluon's scope in its draft: the
+    Symbol, Module or model-zoo API, set_training, mx.gluon.rnn but its LSTM, GRU and RNN
+    layers (and their methods)."""
+    parts = name.split(".")
+    if parts[:3] == ["mx", "gluon", "rnn"] and len(parts) > 3 \
+            and ".".join(parts[:4]) in _SCOPED_RNN and (len(parts) == 4 or parts[4][:1].islower()):
+        return False
+    return any(w in name for w in _OTHER_APIS)
 _MODE_WORDS = ("Dropout", "BatchNorm", "InstanceNorm", "train_mode", "predict_mode",
                "is_training", "set_training", "model_zoo", "mx.gluon.rnn.", "mx.sym.",
                "mx.mod.")
@@ -4103,8 +4235,9 @@ def _self_contained(analysis: Analysis) -> bool:
     data library's (:data:`NO_MODELS`) or one of the scan's files free of
     mode-dependent layers (``Analysis.mode_free_modules``):
     its layers are all its own (a model imported from another file, or from a model zoo,
-    would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or RNN
-    API. Worked out once per analysis."""
+    would not follow this file's :class:`GluonMode`), and it uses no Symbol, Module or
+    model-zoo API nor anything of mx.gluon.rnn but its LSTM, GRU and RNN layers
+    (:func:`other_api`). Worked out once per analysis."""
     cached = _CONTAINED.get(id(analysis))
     if cached is not None and cached[0] is analysis:
         return cached[1]
@@ -4139,7 +4272,7 @@ def _scoped_file(analysis: Analysis) -> bool:
 
 
 def _imports_and_apis_own(analysis: Analysis) -> bool:
-    if any(w in s.name for s in analysis.sites for w in _OTHER_APIS):
+    if any(other_api(s.name) for s in analysis.sites):
         return False
     for node in analysis.nodes():
         if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -4304,8 +4437,11 @@ STRUCTURAL.update({"block-to-module", "hybrid-forward"})
 
 def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, str]]:
     """The classes on Gluon's Block whose body the rules rewrote entirely: (line,
-    "block-to-module") for the class, (line, "hybrid-forward") for its hybrid_forward. The
-    second pass (:mod:`.structure`) changes the base and the method."""
+    "block-to-module") for the class, (line, "hybrid-forward") for its hybrid_forward; and the
+    functions their hybrid_forward passes F to (``Analysis.f_helpers``) whose every use of F
+    the rules rewrote too: (line, "f-helper"). A use of F may be that very argument, to a
+    function that loses its F with them. The second pass (:mod:`.structure`) changes the
+    base, the methods, the functions and those calls."""
     from . import structure
 
     if not structure.available():
@@ -4319,7 +4455,23 @@ def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, st
             node = parents.get(id(node))
         return False
 
-    out = []
+    helpers = {name: analysis.functions_defined()[name] for name in analysis.f_helpers
+               if name in analysis.functions_defined()}
+
+    def f_gone(fn, f_name, ok):
+        """Whether every use of F in ``fn`` is rewritten, or passed to a function of ``ok``
+        as its F."""
+        for n in ast.walk(fn):
+            if not (isinstance(n, ast.Name) and n.id == f_name) or rewritten(n, fn):
+                continue
+            call = parents.get(id(n))
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                    and call.func.id in ok and n in call.args
+                    and call.args.index(n) == analysis.f_helpers[call.func.id]):
+                return False
+        return True
+
+    classes = []
     for site in analysis.sites:
         cls = site.node
         if site.kind != "class" or site.name not in _BLOCK_BASES \
@@ -4338,10 +4490,6 @@ def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, st
             if "forward" in methods or len(a.args) < 3 or a.kwonlyargs or a.posonlyargs \
                     or ((a.vararg or a.kwarg) and own_params) or hf.decorator_list:
                 continue
-            f_name = a.args[1].arg
-            if any(isinstance(n, ast.Name) and n.id == f_name and not rewritten(n, hf)
-                   for n in ast.walk(hf)):
-                continue
         elif "forward" not in methods:
             continue
         inside = [s for s in analysis.sites if s.node is not None and s is not site
@@ -4349,10 +4497,58 @@ def _blocks_to_modules(analysis: Analysis, done: set[int]) -> list[tuple[int, st
                   and cls.lineno <= s.line <= (cls.end_lineno or s.line)]
         if any(not rewritten(s.node, cls) for s in inside):
             continue
+        classes.append((cls, hf))
+    # the classes and functions that lose F together: each function's every call is in one
+    # that does (a caller keeping F would pass it to a function that no longer takes it)
+    ok = dict(helpers)
+    while True:
+        fine = [(c, hf) for c, hf in classes
+                if hf is None or f_gone(hf, hf.args.args[1].arg, ok)]
+        losing = {id(hf) for _, hf in fine if hf is not None} | {id(f) for f in ok.values()}
+        keep = {}
+        for name, fn in ok.items():
+            if not f_gone(fn, fn.args.args[analysis.f_helpers[name]].arg, ok):
+                continue
+            callers = [n for n in analysis.nodes() if isinstance(n, ast.Call)
+                       and isinstance(n.func, ast.Name) and n.func.id == name]
+            if all(id(_enclosing_function(analysis, c)) in losing for c in callers):
+                keep[name] = fn
+        if keep.keys() == ok.keys() and len(fine) == len(classes):
+            break
+        ok, classes = keep, fine
+    out = []
+    for cls, hf in classes:
         out.append((cls.lineno, "block-to-module"))
         if hf is not None:
             out.append((hf.lineno, "hybrid-forward"))
-    return out
+    out += [(fn.lineno, "f-helper") for fn in ok.values()]
+    return sorted(out)
+
+
+def _f_parameter(analysis: Analysis, line: int) -> str:
+    """The name of the F parameter of the f-helper function defined at ``line``."""
+    fn = next(f for name, f in analysis.functions_defined().items()
+              if f.lineno == line and name in analysis.f_helpers)
+    return fn.args.args[analysis.f_helpers[fn.name]].arg
+
+
+def _enclosing_function(analysis: Analysis, node: ast.AST) -> ast.AST | None:
+    parents = _parents(analysis)
+    while (node := parents.get(id(node))) is not None and not isinstance(node, _SCOPES):
+        pass
+    return node
+
+
+_RULES.append(Rule(
+    "f-helper", ("mx.gluon.HybridBlock.hybrid_forward",),
+    "def dist(F, x):\n    return F.sqrt(x)\n\n\nclass Net(gluon.HybridBlock):\n"
+    "    def hybrid_forward(self, F, x):\n        return dist(F, x)",
+    "def dist(x):",
+    "a module-level function a hybrid_forward passes its F to (every call of it so), whose "
+    "every use of F the other rules rewrote (or passes it on to another such function), the "
+    "class converted with block-to-module: the function and its calls lose F (needs LibCST)",
+    _never))
+STRUCTURAL.add("f-helper")
 
 
 RULES: tuple[Rule, ...] = tuple(_RULES)
@@ -4633,8 +4829,9 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
             from . import structure
 
             at = _marker_line(tree, src, line, safe)
+            name = _f_parameter(analysis, line) if rule == "f-helper" else None
             inserts.append(_insert_at(src, at, 1 + len(markers),
-                                      src.indent(at) + structure.comment(rule), newline))
+                                      src.indent(at) + structure.comment(rule, name), newline))
     out = _assemble(src.data, edits, inserts)
     try:
         parsed = ast.parse(out)

@@ -12,7 +12,9 @@ pass, on the draft's text:
   goes (MXNet's NumPy semantics, which tensors have);
 - ``block-to-module`` (with ``hybrid-forward``): a class on Gluon's Block whose every MXNet
   construct the first pass rewrote gets ``torch.nn.Module`` as its base, and its
-  ``hybrid_forward(self, F, x)`` becomes ``forward(self, x)``;
+  ``hybrid_forward(self, F, x)`` becomes ``forward(self, x)``; ``f-helper``: a function its
+  hybrid_forward passes F to (``get_distance(F, x)``) loses that parameter, and the calls
+  that argument;
 - then every ``mxnet`` import statement none of whose names the draft uses any more goes
   (found with the standard library's parser: a whole statement, on lines of its own).
 
@@ -32,7 +34,7 @@ __all__ = ["HANDSHAKE", "available", "apply"]
 HANDSHAKE = "# >>>>>> migrate-structure"
 #: the rules whose statement goes
 _DROPPED = ("hybridize-drop", "set-np-drop")
-_HANDSHAKE = re.compile(r"#\s*>>>>>> migrate-structure \[([a-z0-9-]+)\]")
+_HANDSHAKE = re.compile(r"#\s*>>>>>> migrate-structure \[([a-z0-9-]+)(?: (\w+))?\]")
 
 
 @functools.lru_cache(maxsize=1)
@@ -46,9 +48,10 @@ def available() -> bool:
     return True
 
 
-def comment(rule: str) -> str:
-    """The handshake the first pass writes above a statement for the rule ``rule``."""
-    return f"{HANDSHAKE} [{rule}]"
+def comment(rule: str, name: str | None = None) -> str:
+    """The handshake the first pass writes above a statement for the rule ``rule`` (with
+    ``name``, the parameter an ``f-helper`` loses)."""
+    return f"{HANDSHAKE} [{rule}{' ' + name if name else ''}]"
 
 
 def apply(source: str, original: str | None = None, tree=None) -> tuple[str, list[str]]:
@@ -71,6 +74,7 @@ def apply(source: str, original: str | None = None, tree=None) -> tuple[str, lis
                 # (the first statement's would be the module's header); the chunk's newline
                 found = re.search(r"\r\n|\r|\n", chunk)
                 anchor = "pass" + (found.group(0) if found else "\n")
+                unwrap.own_parameters = "gluon_parameter(" in chunk
                 done_chunk = cst.parse_module(anchor + chunk).visit(unwrap).code
                 if not done_chunk.startswith("pass"):    # pragma: no cover - a bug here
                     raise RuntimeError("internal error: the structural pass lost its anchor")
@@ -167,14 +171,52 @@ def _names_used(source: str) -> set[str]:
 
 def _handshake_rule(lines) -> tuple[str | None, list]:
     """The rule of the handshake among a statement's leading lines, and the lines without it."""
-    rule, kept = None, []
+    rule, _, kept = _handshake(lines)
+    return rule, kept
+
+
+def _handshake(lines) -> tuple[str | None, str | None, list]:
+    """(the rule of the handshake among a statement's leading lines, its name if it has one,
+    the lines without it)."""
+    rule, name, kept = None, None, []
     for line in lines:
         m = _HANDSHAKE.match(line.comment.value) if line.comment is not None else None
         if m and rule is None:
-            rule = m.group(1)
+            rule, name = m.group(1), m.group(2)
         else:
             kept.append(line)
-    return rule, kept
+    return rule, name, kept
+
+
+def _without_argument(node, name: str):
+    """``node`` with every call in it passed ``name`` as a positional argument no longer
+    passing it (the F a function of ``f-helper`` loses)."""
+    import libcst as cst
+
+    class Drop(cst.CSTTransformer):
+        def leave_Call(self, original, updated):
+            args = [a for a in updated.args if not (
+                a.keyword is None and not a.star and isinstance(a.value, cst.Name)
+                and a.value.value == name)]
+            if len(args) == len(updated.args):
+                return updated
+            if args and args[-1].comma is not cst.MaybeSentinel.DEFAULT \
+                    and updated.args[-1].comma is cst.MaybeSentinel.DEFAULT:
+                args[-1] = args[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            return updated.with_changes(args=args)
+
+    return node.visit(Drop())
+
+
+def _without_parameter(fn, name: str):
+    """The function ``fn`` without its parameter ``name``."""
+    import libcst as cst
+
+    params = [p for p in fn.params.params if p.name.value != name]
+    if params and params[-1].comma is not cst.MaybeSentinel.DEFAULT \
+            and fn.params.params[-1].comma is cst.MaybeSentinel.DEFAULT:
+        params[-1] = params[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+    return fn.with_changes(params=fn.params.with_changes(params=params))
 
 
 def _body_statements(body):
@@ -226,6 +268,7 @@ def _unwrap_class():
         def __init__(self):
             super().__init__()
             self.done: list[str] = []
+            self.own_parameters = True   # whether the chunk may set gluon_parameter()s
 
         def leave_With(self, original, updated):
             rule, kept = _handshake_rule(updated.leading_lines)
@@ -242,12 +285,16 @@ def _unwrap_class():
             if rule != "block-to-module":
                 return updated
             base = updated.bases[0].with_changes(value=cst.parse_expression("torch.nn.Module"))
-            own = _own_parameters(updated)
+            own = _own_parameters(updated) if self.own_parameters else set()
             body = []
             for stmt in updated.body.body:
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "hybrid_forward":
                     params = list(stmt.params.params)
-                    del params[1]                       # F: every use of it was rewritten
+                    # F: every use of it was rewritten, or passes it to a function that
+                    # loses it too (f-helper): those calls pass it no more
+                    stmt = _without_argument(stmt, params[1].name.value)
+                    params = list(stmt.params.params)
+                    del params[1]
                     # the block's own parameters, which Gluon passes by name: its attributes
                     taken = [p.name.value for p in params[2:] if p.name.value in own]
                     params = [p for p in params if p.name.value not in taken]
@@ -266,6 +313,14 @@ def _unwrap_class():
             self.done.append(rule)
             return updated.with_changes(leading_lines=kept, bases=[base],
                                         body=updated.body.with_changes(body=body))
+
+        def leave_FunctionDef(self, original, updated):
+            rule, name, kept = _handshake(updated.leading_lines)
+            if rule != "f-helper" or not name:
+                return updated
+            self.done.append(rule)
+            fn = _without_parameter(_without_argument(updated, name), name)
+            return fn.with_changes(leading_lines=kept)
 
         def _dropped(self, body, module=False):
             """The statements of a block without the dropped ones; the comments above a
