@@ -358,6 +358,16 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
       for d in (1, 2, 3) for k in ("Avg", "Max")],
     Case("embedding", {"embedding"}, "result = nn.Embedding(10, 3)",
          {"x": np.array([[1, 4], [0, 9]], dtype=np.float32)}, call=("x",), long=("x",)),
+    Case("nd-concat-starred-elements", {"nd-concat"},
+         TYPED + "items = [x[0, 1], x[1, 2]]\nresult = nd.concat(x[0], *items, dim=0)",
+         {"x_np": X}),
+    Case("nd-stack-starred-elements", {"nd-stack"},
+         TYPED + "result = nd.stack(*[x[1, 0], x[0, 2]], axis=1)", {"x_np": X}),
+    Case("nd-concat-starred-rows", {"nd-concat"},
+         TYPED + "result = nd.concat(*[r for r in x], dim=0)", {"x_np": X}),
+    Case("embedding-float-indices", {"embedding"}, "result = nn.Embedding(10, 3)",
+         {"x": np.array([[1.7, 4.2], [0.5, 9.9], [-3.0, 12.0]], dtype=np.float32)},
+         call=("x",)),
     Case("load-parameters", {"load-parameters", "save-parameters", "initialize"},
          "import os, tempfile\npath = os.path.join(tempfile.mkdtemp(), 'm.params')\n"
          "a = nn.Dense(3, in_units=3, flatten=False)\na.initialize()\na.save_parameters(path)\n"
@@ -821,12 +831,12 @@ NEGATIVE = [
     ("trainer-optimizer", "net = nn.Dense(3)\nopt = mx.optimizer.Adam()\n"
                           "result = gluon.Trainer(net.collect_params(), opt)"),
     ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
-                          "'sgd', {'lr_scheduler': sched})"),
+                          "'sgd', {'begin_num_update': 10})"),
     ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
                           "'adam', {'momentum': 0.9})"),
     ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
-                          "args.optimizer, {'lr_scheduler': sched})"),
-    ("trainer-optimizer", "net = nn.Dense(3)\nsettings = {'lr_scheduler': sched}\n"
+                          "args.optimizer, {'begin_num_update': 10})"),
+    ("trainer-optimizer", "net = nn.Dense(3)\nsettings = {'param_idx2name': {}}\n"
                           "result = gluon.Trainer(net.collect_params(), 'sgd', settings)"),
     ("trainer-optimizer", "net = nn.Dense(3)\nresult = gluon.Trainer(net.collect_params(), "
                           "args.optimizer, kvstore='dist_sync')"),

@@ -1181,6 +1181,61 @@ src(HELPERS, "draft-embedding-initializer-ignored",
     '        pass\n', "default-dropped",
     "an Embedding's weight_initializer drafted away: initialize()'s initializer draws it",
     targets=(f"{PORT}::test_an_embeddings_own_initializer_wins_over_initializes",))
+src(HELPERS, "draft-embedding-indices-not-clipped",
+    "            return super().forward(x.clamp(0, self.num_embeddings - 1))\n",
+    "            return super().forward(x)\n", "check-weakened",
+    "an Embedding's indices passed on unclipped: torch raises on an index MXNet clips",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-embedding-float-indices-rounded",
+    "            x = x.long() if x.is_floating_point() else x\n",
+    "            x = x.round().long() if x.is_floating_point() else x\n", "call-swap",
+    "an Embedding's float indices rounded (MXNet truncates: 1.7 reads row 1)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src("src/sidebyside/migrate/structure.py", "draft-import-kept-by-a-local-name",
+    "            shadow |= binds[up] - globals_[up]\n",
+    "            shadow |= set()\n", "missing-call",
+    "a function's own name (a helper's local image) read as the module's: the mxnet import "
+    "it shadows kept, the draft not MXNet-free",
+    targets=(f"{PORT}::test_an_mxnet_import_stays_while_the_module_reads_its_name",))
+src("src/sidebyside/migrate/structure.py", "draft-import-dropped-past-global",
+    "            shadow |= binds[up] - globals_[up]\n",
+    "            shadow |= binds[up]\n", "check-weakened",
+    "a name a function declares global taken as its own: the import it reads dropped",
+    targets=(f"{PORT}::test_an_mxnet_import_stays_while_the_module_reads_its_name",))
+src(RULES_PY, "draft-concat-starred-elements-0d",
+    '        items = ", ".join(f"*map(torch.atleast_1d, {text_of(a.value)})"\n',
+    '        items = ", ".join(f"*{text_of(a.value)}"\n', "missing-call",
+    "nd.concat(*elements) drafted without atleast_1d: an MXNet element has shape (1,), a "
+    "torch one none, and torch.cat refuses it",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-scheduler-counts-after",
+    "                lr = self.gluon_lr_scheduler(self.gluon_num_update)\n",
+    "                lr = self.gluon_lr_scheduler(self.gluon_num_update - 1)\n", "off-by-one",
+    "the scheduler asked before the update is counted (MXNet counts first): every change of "
+    "rate one update late",
+    targets=(f"{PORT}::test_a_trainers_lr_scheduler_steps_as_mxnet",))
+src(HELPERS, "draft-scheduler-base-lr-kept",
+    "        scheduler.base_lr = settings[\"lr\"]    # MXNet's optimizer sets the scheduler's\n",
+    "        pass\n", "default-dropped",
+    "the optimizer's learning_rate not passed to the scheduler: its own base_lr (0.01) used",
+    targets=(f"{PORT}::test_a_trainers_lr_scheduler_steps_as_mxnet",))
+src(HELPERS, "draft-factor-scheduler-at-the-step",
+    "            while num_update > self.count + self.step:      # each step passed since\n",
+    "            while num_update >= self.count + self.step:      # each step passed since\n",
+    "off-by-one", "FactorScheduler's rate changed at update step, not after it",
+    targets=(f"{PORT}::test_lr_schedulers_give_mxnets_rates",))
+src(HELPERS, "draft-warmup-from-final",
+    "            return self.warmup_begin_lr + (self.warmup_final_lr - self.warmup_begin_lr) \\\n",
+    "            return self.warmup_begin_lr + (self.base_lr - self.warmup_begin_lr) \\\n",
+    "default-changed", "the linear warm-up aimed at the current base_lr (the optimizer's, "
+    "set later) instead of the scheduler's own",
+    targets=(f"{PORT}::test_lr_schedulers_give_mxnets_rates",))
+src(HELPERS, "draft-decay-from-current",
+    "                self.base_lr = self.final_lr + (self.start_lr - self.final_lr) \\\n",
+    "                self.base_lr = self.final_lr + (self.base_lr - self.final_lr) \\\n",
+    "default-changed", "Poly/Cosine decaying from the rate of the last call (compounding) "
+    "instead of the base_lr they were built with",
+    targets=(f"{PORT}::test_lr_schedulers_give_mxnets_rates",))
 src(RULES_PY, "draft-built-by-stops-at-names",
     "        if isinstance(value, ast.Name) and depth < 3:   # a name another function returns\n",
     "        if isinstance(value, ast.Name) and depth < 0:   # a name another function returns\n",

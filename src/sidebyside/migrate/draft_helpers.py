@@ -254,12 +254,20 @@ def gluon_scoped(module):
 
 
 def gluon_embedding(input_dim, output_dim, weight_initializer=None):
-    """nn.Embedding(input_dim, output_dim, weight_initializer=...): torch's Embedding whose
-    weight gluon_initialize fills with ``weight_initializer`` (an initializer of the draft),
-    whatever initialize() is given, as Gluon's layer does."""
+    """nn.Embedding(input_dim, output_dim, weight_initializer=...): torch's Embedding (the
+    same ``weight``) reading indices as Gluon's: float ones truncated to integers (MXNet's
+    arrays are float32 unless told; torch's Embedding refuses floats), out-of-range ones
+    clipped to [0, input_dim); with ``weight_initializer`` (an initializer of the draft),
+    gluon_initialize fills the weight with it, whatever initialize() is given, as Gluon's
+    layer does."""
     import torch
 
-    layer = torch.nn.Embedding(input_dim, output_dim)
+    class GluonEmbedding(torch.nn.Embedding):
+        def forward(self, x):
+            x = x.long() if x.is_floating_point() else x
+            return super().forward(x.clamp(0, self.num_embeddings - 1))
+
+    layer = GluonEmbedding(input_dim, output_dim)
     if weight_initializer is not None:
         layer.weight.gluon_name, layer.weight.gluon_init = "weight", weight_initializer
     return layer
@@ -426,7 +434,7 @@ def gluon_adam(params, lr=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0):
                         state.update(t=0, mean=torch.zeros_like(p), var=torch.zeros_like(p))
                     state["t"] += 1
                     t = state["t"]
-                    lr_t = f32(group["lr"] * math.sqrt(1 - b2 ** t) / (1 - b1 ** t))
+                    lr_t = f32(group["lr"] * (math.sqrt(1 - b2 ** t) / (1 - b1 ** t)))
                     grad = p.grad + f32(group["wd"]) * p
                     state["mean"].mul_(f32(b1)).add_(grad, alpha=1 - f32(b1))
                     state["var"].mul_(f32(b2)).addcmul_(grad, grad, value=1 - f32(b2))
@@ -474,11 +482,17 @@ def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
                          "port this Trainer by hand")
     settings = {"learning_rate": 0.01, "wd": 0.0, "rescale_grad": 1.0, "clip_gradient": None,
                 "multi_precision": False, **own[name]}
-    unknown = sorted(set(optimizer_params or {}) - set(settings))
+    unknown = sorted(set(optimizer_params or {}) - set(settings) - {"lr_scheduler"})
     if unknown:
         raise ValueError(f"gluon_optimizer: {name} with {unknown}: port this Trainer by hand")
-    settings.update(optimizer_params or {})
+    given = dict(optimizer_params or {})
+    scheduler = given.pop("lr_scheduler", None)
+    if scheduler is not None and not callable(scheduler):
+        raise ValueError(f"gluon_optimizer: lr_scheduler {scheduler!r} is not a scheduler")
+    settings.update(given)
     settings["lr"] = settings.pop("learning_rate")
+    if scheduler is not None and ("learning_rate" in given or "learning_rate" in own[name]):
+        scheduler.base_lr = settings["lr"]    # MXNet's optimizer sets the scheduler's
 
     def f32(value):
         return torch.tensor(value, dtype=torch.float32).item()
@@ -506,7 +520,7 @@ def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
 
     def adam(p, g, st, o):
         t = st["t"]
-        lr = f32(o["lr"] * math.sqrt(1 - o["beta2"] ** t) / (1 - o["beta1"] ** t))
+        lr = f32(o["lr"] * (math.sqrt(1 - o["beta2"] ** t) / (1 - o["beta1"] ** t)))
         g = kernel_clip(g * f32(o["rescale_grad"]) + p * f32(o["wd"]), o["clip_gradient"])
         b1, b2 = f32(o["beta1"]), f32(o["beta2"])
         st["mean"] = b1 * st.get("mean", torch.zeros_like(p)) + (1 - b1) * g
@@ -562,6 +576,11 @@ def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
             batch = closure is not None and not callable(closure)
             if batch:
                 self.gluon_batch(closure)
+            self.gluon_num_update += 1      # MXNet counts, then asks the scheduler
+            if self.gluon_lr_scheduler is not None:
+                lr = self.gluon_lr_scheduler(self.gluon_num_update)
+                for group in self.param_groups:
+                    group["lr"] = lr
             loss = None
             if callable(closure):
                 with torch.enable_grad():
@@ -576,11 +595,127 @@ def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
                 self.zero_grad()
             return loss
 
-    return GluonOptimizer(params, settings)
+    opt = GluonOptimizer(params, settings)
+    opt.gluon_lr_scheduler, opt.gluon_num_update = scheduler, 0
+    if scheduler is not None:       # Trainer.learning_rate before a step: scheduler(0)
+        for group in opt.param_groups:
+            group["lr"] = scheduler(0)
+    return opt
+
+
+def gluon_lr_scheduler(kind, *args, **kwargs):
+    """mx.lr_scheduler.FactorScheduler / MultiFactorScheduler / PolyScheduler /
+    CosineScheduler(...) (``kind`` 'factor', 'multifactor', 'poly', 'cosine'; the rest MXNet's
+    arguments, in its order): the learning rate for the number of updates done,
+    ``scheduler(num_update)``, with MXNet's warm-up ('linear' from warmup_begin_lr, or
+    'constant') and its arithmetic: Factor and MultiFactor multiply ``base_lr`` in place as
+    the count passes each step (the optimizer sets base_lr to its learning_rate), Poly and
+    Cosine decay from the base_lr they were built with to final_lr at max_update and stay
+    there. Pure Python: gluon_optimizer calls it before each update, as MXNet's does."""
+    import math
+
+    class Scheduler:
+        def __init__(self, base_lr=0.01, warmup_steps=0, warmup_begin_lr=0,
+                     warmup_mode="linear"):
+            if not isinstance(warmup_steps, int):
+                raise TypeError(f"warmup_steps must be an int, not {warmup_steps!r}")
+            if warmup_begin_lr > base_lr:
+                raise ValueError("Base lr has to be higher than warmup_begin_lr")
+            if warmup_steps < 0:
+                raise ValueError("Warmup steps has to be positive or 0")
+            if warmup_mode not in ("linear", "constant"):
+                raise ValueError("Supports only linear and constant modes of warmup")
+            self.base_lr, self.warmup_steps, self.warmup_final_lr = base_lr, warmup_steps, base_lr
+            self.warmup_begin_lr, self.warmup_mode = warmup_begin_lr, warmup_mode
+
+        def warmup(self, num_update):
+            if self.warmup_mode == "constant":
+                return self.warmup_begin_lr
+            return self.warmup_begin_lr + (self.warmup_final_lr - self.warmup_begin_lr) \
+                * float(num_update) / float(self.warmup_steps)
+
+    class Factor(Scheduler):
+        def __init__(self, step, factor=1, stop_factor_lr=1e-8, base_lr=0.01, **warmup):
+            super().__init__(base_lr, **warmup)
+            if step < 1:
+                raise ValueError("Schedule step must be greater or equal than 1 round")
+            if factor > 1.0:
+                raise ValueError("Factor must be no more than 1 to make lr reduce")
+            self.step, self.factor, self.stop_factor_lr, self.count = step, factor, \
+                stop_factor_lr, 0
+
+        def __call__(self, num_update):
+            if num_update < self.warmup_steps:
+                return self.warmup(num_update)
+            while num_update > self.count + self.step:      # each step passed since
+                self.count += self.step
+                self.base_lr = max(self.base_lr * self.factor, self.stop_factor_lr)
+            return self.base_lr
+
+    class MultiFactor(Scheduler):
+        def __init__(self, step, factor=1, base_lr=0.01, **warmup):
+            super().__init__(base_lr, **warmup)
+            if not isinstance(step, list) or not step:
+                raise TypeError(f"step must be a non-empty list, not {step!r}")
+            if any(b <= a for a, b in zip(step, step[1:])):
+                raise ValueError("Schedule step must be an increasing integer list")
+            if step[0] < 1:
+                raise ValueError("Schedule step must be greater or equal than 1 round")
+            if factor > 1.0:
+                raise ValueError("Factor must be no more than 1 to make lr reduce")
+            self.step, self.factor, self.passed = step, factor, 0
+
+        def __call__(self, num_update):
+            if num_update < self.warmup_steps:
+                return self.warmup(num_update)
+            while self.passed < len(self.step) and num_update > self.step[self.passed]:
+                self.passed += 1
+                self.base_lr *= self.factor
+            return self.base_lr
+
+    class Decay(Scheduler):
+        def __init__(self, max_update, base_lr=0.01, final_lr=0, **warmup):
+            super().__init__(base_lr, **warmup)
+            if not isinstance(max_update, int):
+                raise TypeError(f"max_update must be an int, not {max_update!r}")
+            if max_update < 1:
+                raise ValueError("maximum number of updates must be strictly positive")
+            self.start_lr, self.max_update, self.final_lr = base_lr, max_update, final_lr
+            self.max_steps = max_update - self.warmup_steps
+
+        def __call__(self, num_update):
+            if num_update < self.warmup_steps:
+                return self.warmup(num_update)
+            if num_update <= self.max_update:
+                done = float(num_update - self.warmup_steps) / float(self.max_steps)
+                self.base_lr = self.final_lr + (self.start_lr - self.final_lr) \
+                    * self.shape(done)
+            return self.base_lr
+
+    class Poly(Decay):
+        def __init__(self, max_update, base_lr=0.01, pwr=2, final_lr=0, **warmup):
+            super().__init__(max_update, base_lr, final_lr, **warmup)
+            self.power = pwr
+
+        def shape(self, done):
+            return pow(1 - done, self.power)
+
+    class Cosine(Decay):
+        def shape(self, done):
+            return (1 + math.cos(math.pi * done)) / 2
+
+    kinds = {"factor": Factor, "multifactor": MultiFactor, "poly": Poly, "cosine": Cosine}
+    if kind not in kinds:
+        raise ValueError(f"gluon_lr_scheduler: {kind!r} is not one of {sorted(kinds)}")
+    return kinds[kind](*args, **kwargs)
 
 
 def gluon_set_learning_rate(optimizer, lr):
-    """Trainer.set_learning_rate(lr): every parameter group's learning rate."""
+    """Trainer.set_learning_rate(lr): every parameter group's learning rate. With an
+    lr_scheduler MXNet refuses (UserWarning, raised): so does this."""
+    if getattr(optimizer, "gluon_lr_scheduler", None) is not None:
+        raise UserWarning("set_learning_rate: the optimizer has an lr_scheduler, which sets "
+                          "the learning rate (MXNet refuses this too)")
     for group in optimizer.param_groups:
         group["lr"] = lr
 
@@ -2205,7 +2340,7 @@ HELPERS = {
     "gluon_initialize": ("gluon_init_uniform", "gluon_fill_parameter"),
     "GluonCompositeEvalMetric": (),
     "gluon_trainer_step": (), "gluon_adam": (), "gluon_optimizer": (),
-    "gluon_set_learning_rate": (),
+    "gluon_set_learning_rate": (), "gluon_lr_scheduler": (),
     "gluon_metric_pairs": (), "GluonAccuracy": ("gluon_metric_pairs",), "GluonLoss": (),
     "GluonTopKAccuracy": ("gluon_metric_pairs",),
     "GluonKVStore": (), "GluonEvalMetric": (), "_np_dtype": (), "gluon_np_zeros": ("_np_dtype",), "gluon_np_ones": ("_np_dtype",),

@@ -431,14 +431,18 @@ def _joining(op: str, torch_op: str, axis_kw: str, default: int) -> None:
         args = _bind(call, (axis_kw,), starred=True)
         if args is None or not call.args:
             return None
-        items = ", ".join(("*" + text_of(a.value)) if isinstance(a, ast.Starred) else text_of(a)
-                          for a in call.args)
+        # a starred list's items may be elements (x[i, j], the items of a 1-D array): shape
+        # (1,) in MXNet, which has no 0-d arrays, 0-d in torch; atleast_1d gives them (1,)
+        items = ", ".join(f"*map(torch.atleast_1d, {text_of(a.value)})"
+                          if isinstance(a, ast.Starred) else text_of(a) for a in call.args)
         dim = text_of(args[axis_kw]) if axis_kw in args else str(default)
         return f"torch.{torch_op}([{items}], dim={dim})"
     _RULES.append(Rule(f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}(a, b)",
                        f"torch.{torch_op}([a, b], dim={default})",
                        f"arrays as positional arguments, only the {axis_kw}= keyword; its "
-                       f"default ({default}) is written out", rewrite))
+                       f"default ({default}) is written out; a starred list's items through "
+                       f"torch.atleast_1d (an element of an MXNet 1.x array has shape (1,), "
+                       f"a torch one none)", rewrite))
 
 
 _joining("concat", "cat", "dim", 1)
@@ -1386,18 +1390,20 @@ for _kind in ("LSTM", "GRU", "RNN"):
     RULE_HELPERS[f"rnn-{_kind.lower()}-dropout"] = ("gluon_rnn", "gluon_scoped")
 
 
-@_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
-       "torch.nn.Embedding(1000, 64)",
-       "input_dim and output_dim only (float32, dense gradient, the global initialiser); "
-       "Gluon takes float indices, torch int64 (a float index raises)")
+@_helper_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
+              "gluon_embedding(1000, 64)",
+              "input_dim and output_dim only (float32, dense gradient, the global "
+              "initialiser): a torch.nn.Embedding (same weight, same state_dict) that reads "
+              "indices as Gluon's does: float indices (MXNet's arrays are float32 by default; "
+              "torch's Embedding raises on them) truncated to integers, out-of-range ones "
+              "clipped to [0, input_dim)", ["gluon_embedding"])
 def _embedding(site, analysis, text_of):
     args = _bind(_call(site), ("input_dim", "output_dim", "dtype", "weight_initializer",
                                "sparse_grad", "prefix"), 2)
     if args is None or not _absent_or(args, "dtype", "float32") \
             or not _absent_or(args, "sparse_grad", False) or "weight_initializer" in args:
         return None
-    return (f"torch.nn.Embedding({text_of(args['input_dim'])}, "
-            f"{text_of(args['output_dim'])})")
+    return f"gluon_embedding({text_of(args['input_dim'])}, {text_of(args['output_dim'])})"
 
 
 @_helper_rule("embedding-initializer", ["mx.gluon.nn.Embedding"],
@@ -2869,7 +2875,43 @@ _OPTIMIZERS = {
     "adam": {"beta1", "beta2", "epsilon", "lazy_update"},
     "rmsprop": {"gamma1", "gamma2", "epsilon", "centered", "clip_weights"},
     "adagrad": {"eps"}, "adadelta": {"rho", "epsilon"}}
-_OPTIMIZER_COMMON = {"learning_rate", "wd", "rescale_grad", "clip_gradient", "multi_precision"}
+_OPTIMIZER_COMMON = {"learning_rate", "wd", "rescale_grad", "clip_gradient", "multi_precision",
+                     "lr_scheduler"}
+
+_WARMUP = ("warmup_steps", "warmup_begin_lr", "warmup_mode")
+_SCHEDULERS = {
+    "factor": ("FactorScheduler", ("step", "factor", "stop_factor_lr", "base_lr", *_WARMUP),
+               "FactorScheduler(step=500, factor=0.5)"),
+    "multifactor": ("MultiFactorScheduler", ("step", "factor", "base_lr", *_WARMUP),
+                    "MultiFactorScheduler([300, 600], 0.1, warmup_steps=50)"),
+    "poly": ("PolyScheduler", ("max_update", "base_lr", "pwr", "final_lr", *_WARMUP),
+             "PolyScheduler(1000, 0.1, pwr=2)"),
+    "cosine": ("CosineScheduler", ("max_update", "base_lr", "final_lr", *_WARMUP),
+               "CosineScheduler(1000, base_lr=0.1, final_lr=0.001)"),
+}
+
+
+def _lr_scheduler(kind: str, params: tuple[str, ...]):
+    def rewrite(site, analysis, text_of):
+        call = _call(site)
+        if _bind(call, params, 1) is None or site.how == "guessed":
+            return None
+        return "gluon_lr_scheduler(" + ", ".join(
+            [f"'{kind}'"] + [text_of(a) for a in call.args]
+            + [f"{k.arg}={text_of(k.value)}" for k in call.keywords]) + ")"
+    return rewrite
+
+
+for _kind, (_cls, _params, _example) in _SCHEDULERS.items():
+    _RULES.append(Rule(
+        f"lr-scheduler-{_kind}", (f"mx.lr_scheduler.{_cls}",), f"mx.lr_scheduler.{_example}",
+        f"gluon_lr_scheduler('{_kind}', {_example.split('(', 1)[1]}",
+        "MXNet's arguments as given (its order); the helper is MXNet's schedule in pure "
+        "Python (warm-up included), which gluon_optimizer (trainer-optimizer, its "
+        "optimizer_params' lr_scheduler) calls with the update count before each update, "
+        "as MXNet's optimizer does; torch's StepLR/MultiStepLR/CosineAnnealingLR count "
+        "epochs or steps from another origin", _lr_scheduler(_kind, _params)))
+    RULE_HELPERS[f"lr-scheduler-{_kind}"] = ("gluon_lr_scheduler",)
 
 
 def _settings_ok(analysis: Analysis, node: ast.AST | None, name: str | None) -> bool:

@@ -123,8 +123,8 @@ def _drop_unused_imports(source: str, original: str | None, tree=None) -> str:
     if not re.search(r"^[ \t]*(import|from)[ \t]+mxnet\b", source, re.M):
         return source        # no statement of its own imports mxnet: nothing to drop
     tree = tree or ast.parse(source)
-    nodes = list(ast.walk(tree))
-    used = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    nodes: list = []
+    used = _global_loads(tree, nodes)
     before = _names_used(original) if original is not None else None
     lines = source.splitlines(keepends=True)
     drop: set[int] = set()
@@ -159,6 +159,85 @@ def _drop_unused_imports(source: str, original: str | None, tree=None) -> str:
     except SyntaxError:   # the import was a block's only statement: keep it
         return source
     return out
+
+
+def _global_loads(tree, imports: list | None = None) -> set[str]:
+    """The names ``tree`` reads that can be the module's own: a name a function reads where
+    it (or a function around it) binds that name locally is that function's, not the
+    module's (a helper's local ``image`` does not keep ``from ... import image``).
+    Comprehension targets and a nested class's body bind nothing in the function around
+    them; a name declared ``global`` is the module's. One walk of the tree (``imports``,
+    if given, receives its import statements)."""
+    import ast
+
+    functions = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    comprehensions = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+    # per scope (0: the module): the scope around it, what it binds, what it declares
+    # global, what it reads
+    parent, binds, globals_, loads = [0], [set()], [set()], [set()]
+    stack: list[tuple[ast.AST, int, bool]] = [(tree, 0, True)]
+    while stack:
+        node, scope, binding = stack.pop()
+        if isinstance(node, functions):
+            a = node.args
+            outer = list(a.defaults) + [d for d in a.kw_defaults if d is not None]
+            outer += [p.annotation for p in a.posonlyargs + a.args + a.kwonlyargs
+                      + [a.vararg, a.kwarg] if p is not None and p.annotation is not None]
+            if not isinstance(node, ast.Lambda):
+                outer += node.decorator_list + ([node.returns] if node.returns else [])
+                if binding:
+                    binds[scope].add(node.name)
+            stack.extend((n, scope, binding) for n in outer)
+            inner = len(parent)
+            parent.append(scope)
+            binds.append({p.arg for p in a.posonlyargs + a.args + a.kwonlyargs
+                          + [a.vararg, a.kwarg] if p is not None})
+            globals_.append(set())
+            loads.append(set())
+            body = node.body if isinstance(node.body, list) else [node.body]
+            stack.extend((n, inner, True) for n in body)
+            continue
+        if isinstance(node, ast.ClassDef):
+            if binding:
+                binds[scope].add(node.name)
+            stack.extend((n, scope, binding) for n in
+                         node.decorator_list + node.bases + node.keywords)
+            stack.extend((n, scope, False) for n in node.body)   # the class's, not ours
+            continue
+        if isinstance(node, comprehensions):
+            stack.extend((n, scope, False) for n in ast.iter_child_nodes(node))
+            continue
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads[scope].add(node.id)
+            elif binding:
+                binds[scope].add(node.id)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if imports is not None:
+                imports.append(node)
+            if binding:
+                binds[scope].update((al.asname or al.name).split(".")[0]
+                                    for al in node.names if al.name != "*")
+            continue
+        if isinstance(node, ast.Global):
+            globals_[scope].update(node.names)
+        elif binding and isinstance(node, ast.ExceptHandler) and node.name:
+            binds[scope].add(node.name)
+        elif binding and isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            binds[scope].add(node.name)
+        elif binding and isinstance(node, ast.MatchMapping) and node.rest:
+            binds[scope].add(node.rest)
+        stack.extend((n, scope, binding) for n in ast.iter_child_nodes(node))
+    used = set(loads[0])
+    for scope in range(1, len(parent)):
+        shadow: set[str] = set()
+        up = scope
+        while up:                     # the functions around it, not the module
+            shadow |= binds[up] - globals_[up]
+            up = parent[up]
+        used |= {n for n in loads[scope] if n in globals_[scope] or n not in shadow}
+    return used
 
 
 def _names_used(source: str) -> set[str]:
