@@ -37,7 +37,13 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "parameter-set-data", "parameter-new", "parameter-initialize", "metric-composite",
            "rnn-lstm-dropout", "rnn-gru-dropout", "rnn-rnn-dropout", "dropout-axes-scoped",
            "f-helper", "embedding-initializer", "nd-split-helper", "lr-scheduler-factor",
-           "lr-scheduler-multifactor", "lr-scheduler-poly", "lr-scheduler-cosine",
+           "lr-scheduler-multifactor", "lr-scheduler-poly", "lr-scheduler-cosine", "get-mnist",
+           "image-random-size-crop", "vision-random-resized-crop", "image-random-brightness",
+           "image-random-contrast", "image-random-saturation", "image-random-hue",
+           "image-adjust-lighting", "vision-random-brightness", "vision-random-color-jitter",
+           "vision-random-lighting", "vision-random-contrast", "vision-random-saturation",
+           "vision-random-hue", "image-random-lighting", "image-random-color-jitter",
+           "nd-random-randint",
            "trainer-step", "metric-accuracy", "metric-update", "metric-get", "metric-reset",
            "dataloader", "vision-mnist", "vision-fashionmnist", "dataset-transform",
            "dataset-transform-first", "save-parameters", "metric-loss", "metric-topk",
@@ -118,7 +124,9 @@ SAMPLERS = ["mx.nd.random.normal(0.5, 2.0, shape=(200, 300))",
             "mx.np.random.uniform(-1, 3, 60000)", "mx.np.random.uniform(size=(300, 200))",
             "(lambda f: f(0.5, 2.0, (200, 300)))(mx.np.random.normal)",
             "(lambda f: f(200, 300))(mx.np.random.randn)",
-            "(lambda f: f(300, 200))(mx.np.random.rand)"]
+            "(lambda f: f(300, 200))(mx.np.random.rand)",
+            "mx.nd.random.randint(-3, 7, shape=(200, 300))",
+            "mx.random.randint(0, 1000, (60000,), dtype='int64', ctx=mx.cpu())"]
 
 
 @pytest.mark.parametrize("call", SAMPLERS)
@@ -2620,3 +2628,152 @@ def test_set_learning_rate_with_a_scheduler_is_refused_as_mxnet_refuses():
         run_mxnet(code)
     with pytest.raises(UserWarning, match="lr_scheduler"):
         run_draft(code, {"trainer-set-learning-rate", "lr-scheduler-factor"})
+
+
+def test_get_mnist_reads_the_working_directorys_files_as_mxnet(idx_folder, tmp_path,
+                                                               monkeypatch):
+    """mx.test_utils.get_mnist() where its four gzipped files already are (the working
+    directory; Fashion-MNIST's, in MNIST's names): the same dict of arrays, dtypes, shapes
+    and values; nothing downloaded (a missing file would be)."""
+    for kind in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                 "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"):
+        (tmp_path / f"{kind}.gz").write_bytes((idx_folder / f"{kind}.gz").read_bytes())
+    monkeypatch.chdir(tmp_path)
+    code = "mnist = mx.test_utils.get_mnist()\n"
+    want, got = run_mxnet(code)["mnist"], run_draft(code, {"get-mnist"})["mnist"]
+    assert sorted(got) == sorted(want) == ["test_data", "test_label", "train_data",
+                                           "train_label"]
+    for k in want:
+        assert got[k].dtype == want[k].dtype and got[k].shape == want[k].shape
+        np.testing.assert_array_equal(got[k], want[k])
+    assert want["train_data"].shape == (60000, 1, 28, 28) and want["test_label"].max() == 9
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        f"{k}.gz" for k in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte",
+                            "t10k-images-idx3-ubyte", "t10k-labels-idx1-ubyte"))
+
+
+RANDOM_SIZE_CROPS = textwrap.dedent("""\
+    import random
+    from mxnet.gluon.data.vision import transforms
+    random.seed(5)
+    crops = [mx.image.random_size_crop(img, (16, 12), 0.3, (0.75, 1.33), 0) for _ in range(6)]
+    crops.append(mx.image.random_size_crop(img, (10, 10), (0.9, 1.0), (3.0, 4.0), interp=0))
+    crop = transforms.RandomResizedCrop(14, scale=(0.2, 1.0), interpolation=0)
+    resized = [crop(img) for _ in range(6)]
+    bilinear = transforms.RandomResizedCrop((20, 18))(img)
+    """)
+
+
+def test_random_size_crops_give_gluons_crops():
+    """mx.image.random_size_crop and transforms.RandomResizedCrop draw area, aspect and
+    corner from Python's random module: after the same seed the draft draws the same crops
+    (nearest: the same pixels; bilinear within 1 of 255); an aspect no crop can have falls
+    back to the centre crop, as MXNet's."""
+    rng = np.random.default_rng(3)
+    img = rng.integers(0, 256, (23, 37, 3)).astype(np.uint8)
+    mx_env = run_mxnet(RANDOM_SIZE_CROPS, img=nd.array(img, dtype="uint8"))
+    pt_env = run_draft(RANDOM_SIZE_CROPS, {"image-random-size-crop",
+                                           "vision-random-resized-crop"},
+                       img=torch.from_numpy(img))
+    rects = [r for _, r in mx_env["crops"]]
+    assert rects == [r for _, r in pt_env["crops"]] and len(set(rects[:6])) > 3
+    assert rects[6] == (13, 6, 10, 10)      # no crop of that aspect fits: the centre one
+    pairs = [(m, t) for (m, _), (t, _) in zip(mx_env["crops"], pt_env["crops"], strict=True)]
+    pairs += list(zip(mx_env["resized"], pt_env["resized"], strict=True))
+    for m, t in pairs:
+        np.testing.assert_array_equal(t.numpy(), m.asnumpy())
+    m, t = mx_env["bilinear"].asnumpy(), pt_env["bilinear"].numpy()
+    assert m.shape == t.shape == (18, 20, 3)
+    assert np.abs(m.astype(int) - t.astype(int)).max() <= 1
+
+
+COLOURS = textwrap.dedent("""\
+    out = [nd.image.random_brightness(img, 1.25, 1.25), nd.image.random_brightness(img, 2.5, 2.5),
+           nd.image.random_contrast(img, 0.75, 0.75), nd.image.random_contrast(img, 1.5, 1.5),
+           nd.image.random_saturation(img, 0.5, 0.5), nd.image.random_saturation(img, 1.75, 1.75),
+           nd.image.random_hue(img, 0.125, 0.125), nd.image.random_hue(img, 0.625, 0.625),
+           nd.image.adjust_lighting(img, (0.5, -0.25, 0.125)),
+           nd.image.adjust_lighting(img, alpha=(-1.5, 2.0, 0.75))]
+    """)
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "float64"])
+def test_colour_kernels_give_mxnets_pixels(dtype):
+    """MXNet 1.9.1's brightness, contrast, saturation, hue and lighting kernels with a fixed
+    factor (min_factor = max_factor) on an (H, W, 3) image: float32 arithmetic whatever the
+    dtype, uint8 clamped and truncated. The same pixels, but contrast's grey mean (a float32
+    sum in another order: within 1 of 255 on uint8) and float rounding elsewhere (float32's).
+    Saturation's grey is 0.114 B alone, as MXNet's kernel computes it (its loop overwrites
+    the sum: a true luminance grey gives other pixels). Hue on uint8 within 1 of 255 (float32
+    HLS arithmetic that truncates on the other side of an integer, a few pixels)."""
+    rng = np.random.default_rng(8)
+    img = rng.integers(0, 256, (9, 11, 3)).astype(dtype)
+    img[0, :4] = [[0, 0, 0], [255, 255, 255], [200, 200, 200], [10, 240, 10]]  # greys, a green
+    mx_out = run_mxnet(COLOURS, img=nd.array(img, dtype=dtype))["out"]
+    rules = {"image-random-brightness", "image-random-contrast", "image-random-saturation",
+             "image-random-hue", "image-adjust-lighting"}
+    pt_out = run_draft(COLOURS, rules, img=torch.from_numpy(img))["out"]
+    for i, (m, t) in enumerate(zip(mx_out, pt_out, strict=True)):
+        m, t = m.asnumpy(), t.numpy()
+        assert m.dtype == t.dtype and m.shape == t.shape, i
+        if dtype == "uint8":
+            diff = np.abs(m.astype(int) - t.astype(int))
+            assert diff.max() <= (1 if i in (2, 3, 6, 7) else 0), (i, diff.max())
+            assert (diff == 0).mean() > 0.95, (i, (diff == 0).mean())
+        else:
+            np.testing.assert_allclose(t, m, rtol=2e-6, atol=2e-4, err_msg=str(i))
+    if dtype == "float32":
+        x = img.astype(np.float32)
+        grey = x @ np.array([0.299, 0.587, 0.114], dtype=np.float32)
+        luminance = x * 0.5 + 0.5 * grey[..., None]
+        assert np.abs(mx_out[4].asnumpy() - luminance).max() > 10   # not a luminance grey
+        np.testing.assert_allclose(mx_out[4].asnumpy(), x * 0.5 + 0.5 * 0.114 * x[..., 2:3],
+                                   rtol=1e-6, atol=1e-4)
+
+
+def _factors(outputs):
+    """The factor each output was made with: the change between two pixels' red values
+    (100 and 50), scaled (brightness and contrast both scale it)."""
+    return np.array([(float(o[1, 1, 0]) - float(o[0, 0, 0])) / -50.0 for o in outputs])
+
+
+RANDOM_COLOURS = textwrap.dedent("""\
+    from mxnet.gluon.data.vision import transforms
+    makers = {"b": transforms.RandomBrightness(0.4), "c": transforms.RandomContrast(0.5),
+              "s": transforms.RandomSaturation(0.3), "h": transforms.RandomHue(0.2),
+              "j": transforms.RandomColorJitter(brightness=0.3), "l": transforms.RandomLighting(0.1)}
+    out = {k: [make(img) for _ in range(N)] for k, make in makers.items()}
+    out["r"] = [nd.image.random_contrast(img, 0.5, 1.5) for _ in range(N)]
+    out["k"] = [nd.image.random_color_jitter(img, 0, 0.3, 0, 0) for _ in range(N)]
+    out["L"] = [nd.image.random_lighting(img, 0.2) for _ in range(N)]
+    """)
+
+
+def test_random_colour_transforms_draw_mxnets_factors():
+    """Gluon's random colour transforms and nd.image's random colour functions on a float32
+    image: the factor each call draws (read back from two pixels of the same blue: the
+    change of red between them scales by it), the hue's red, the lighting's offsets, from
+    both frameworks' generators: samples the Kolmogorov–Smirnov test cannot tell apart."""
+    img = np.full((2, 2, 3), 100.0, dtype=np.float32)
+    img[1, 1] = [50.0, 80.0, 100.0]
+    code = RANDOM_COLOURS.replace("N)", "600)")
+    rules = {"vision-random-brightness", "vision-random-contrast", "vision-random-saturation",
+             "vision-random-hue", "vision-random-color-jitter", "vision-random-lighting",
+             "image-random-contrast", "image-random-color-jitter", "image-random-lighting"}
+    mx_out = run_mxnet(code, img=nd.array(img))["out"]
+    pt_out = run_draft(code, rules, img=torch.from_numpy(img))["out"]
+    for key in "bcsjrk":
+        want = _factors([o.asnumpy() for o in mx_out[key]])
+        got = _factors([o.numpy() for o in pt_out[key]])
+        assert want.std() > 0.05, key
+        same_distribution(want, got)
+    want = np.array([o.asnumpy()[1, 1] for o in mx_out["h"]])
+    got = np.array([o.numpy()[1, 1] for o in pt_out["h"]])
+    assert want[:, 0].std() > 1.0
+    same_distribution(want[:, 0], got[:, 0])
+    for key in "lL":
+        want = np.array([o.asnumpy()[0, 0] - 100.0 for o in mx_out[key]])
+        got = np.array([o.numpy()[0, 0] - 100.0 for o in pt_out[key]])
+        assert want[:, 0].std() > 1.0
+        for c in range(3):
+            same_distribution(want[:, c], got[:, c])

@@ -1236,6 +1236,44 @@ src(HELPERS, "draft-decay-from-current",
     "default-changed", "Poly/Cosine decaying from the rate of the last call (compounding) "
     "instead of the base_lr they were built with",
     targets=(f"{PORT}::test_lr_schedulers_give_mxnets_rates",))
+src(RULES_PY, "draft-randint-int64",
+    '    dt = _dtype(args.get("dtype"), "int32")\n',
+    '    dt = _dtype(args.get("dtype"), "int64")\n', "dtype",
+    "nd.random.randint drafted with torch's int64 default (MXNet's is int32)",
+    targets=(f"{PORT}::test_random_arrays_are_drawn_from_mxnets_distribution",))
+src(HELPERS, "draft-get-mnist-unsigned-labels",
+    "            label = numpy.frombuffer(f.read(), dtype=numpy.int8)\n",
+    "            label = numpy.frombuffer(f.read(), dtype=numpy.uint8)\n", "dtype",
+    "get_mnist's labels read as uint8 (MXNet's are int8)",
+    targets=(f"{PORT}::test_get_mnist_reads_the_working_directorys_files_as_mxnet",))
+src(HELPERS, "draft-random-size-crop-corner-order",
+    "            x0 = random.randint(0, w - new_w)\n            y0 = random.randint(0, h - new_h)\n"
+    "            return gluon_fixed_crop(src, x0, y0, new_w, new_h, size, interp), \\\n",
+    "            y0 = random.randint(0, h - new_h)\n            x0 = random.randint(0, w - new_w)\n"
+    "            return gluon_fixed_crop(src, x0, y0, new_w, new_h, size, interp), \\\n",
+    "axis", "random_size_crop's corner drawn y first (MXNet draws x, then y): other crops "
+    "after the same seed",
+    targets=(f"{PORT}::test_random_size_crops_give_gluons_crops",))
+src(HELPERS, "draft-random-size-crop-linear-aspect",
+    "        aspect = numpy.exp(random.uniform(numpy.log(ratio[0]), numpy.log(ratio[1])))\n",
+    "        aspect = random.uniform(ratio[0], ratio[1])\n", "scale",
+    "random_size_crop's aspect drawn uniformly (MXNet: log-uniform)",
+    targets=(f"{PORT}::test_random_size_crops_give_gluons_crops",))
+src(HELPERS, "draft-saturation-luminance-grey",
+    "        grey = x[..., 2:3] * torch.tensor(0.114, dtype=torch.float32) * (1 - f)\n",
+    "        grey = (x * torch.tensor([0.299, 0.587, 0.114])).sum(-1, keepdim=True) * (1 - f)\n",
+    "call-swap", "saturation's grey as the luminance (MXNet 1.9.1's kernel keeps 0.114 B "
+    "alone)", targets=(f"{PORT}::test_colour_kernels_give_mxnets_pixels",))
+src(HELPERS, "draft-colour-uint8-rounded",
+    "        return out.clamp(0, 255).to(torch.uint8)\n",
+    "        return out.clamp(0, 255).round().to(torch.uint8)\n", "call-swap",
+    "colour kernels round to uint8 (MXNet's saturate_cast truncates)",
+    targets=(f"{PORT}::test_colour_kernels_give_mxnets_pixels",))
+src(HELPERS, "draft-jitter-factor-not-around-one",
+    "            out = gluon_image_color(out, kind, draw if kind == \"hue\" else 1.0 + draw)\n",
+    "            out = gluon_image_color(out, kind, draw)\n", "off-by-one",
+    "RandomColorJitter's factors drawn around 0, not 1 + U(-amount, amount)",
+    targets=(f"{PORT}::test_random_colour_transforms_draw_mxnets_factors",))
 src(RULES_PY, "draft-built-by-stops-at-names",
     "        if isinstance(value, ast.Name) and depth < 3:   # a name another function returns\n",
     "        if isinstance(value, ast.Name) and depth < 0:   # a name another function returns\n",

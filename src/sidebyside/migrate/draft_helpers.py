@@ -1851,6 +1851,47 @@ def gluon_random_crop(src, size, interp=2):
     return gluon_fixed_crop(src, x0, y0, new_w, new_h, size, interp), (x0, y0, new_w, new_h)
 
 
+def gluon_random_size_crop(src, size, area, ratio, interp=2):
+    """mx.image.random_size_crop(src, size, area, ratio, interp): up to ten draws (Python's
+    ``random``, in MXNet's order) of an area (a fraction of the image's, ``area`` a pair or
+    the least fraction) and a log-uniform aspect ``ratio`` (min, max); the first crop that
+    fits the (H, W, C) image is taken at a corner drawn the same way and resized to ``size``
+    (W, H); none fits: the centre crop (:func:`gluon_center_crop`). The same crops as MXNet's
+    after the same ``random.seed``. Returns (image, (x0, y0, w, h))."""
+    import random
+
+    import numpy     # MXNet's log, exp and sqrt: the same rounding, the same crops
+
+    h, w, _ = src.shape
+    if isinstance(area, (int, float)):
+        area = (area, 1.0)
+    for _ in range(10):
+        target = random.uniform(area[0], area[1]) * (h * w)
+        aspect = numpy.exp(random.uniform(numpy.log(ratio[0]), numpy.log(ratio[1])))
+        new_w = int(round(numpy.sqrt(target * aspect)))
+        new_h = int(round(numpy.sqrt(target / aspect)))
+        if new_w <= w and new_h <= h:
+            x0 = random.randint(0, w - new_w)
+            y0 = random.randint(0, h - new_h)
+            return gluon_fixed_crop(src, x0, y0, new_w, new_h, size, interp), \
+                (x0, y0, new_w, new_h)
+    return gluon_center_crop(src, size, interp)
+
+
+class GluonRandomResizedCrop:
+    """gluon.data.vision.transforms.RandomResizedCrop(size, scale, ratio, interpolation): an
+    (H, W, C) image's random crop (:func:`gluon_random_size_crop`: ``scale`` the range of its
+    area, ``ratio`` of its aspect) resized to ``size`` (an int: a square; or (W, H))."""
+
+    def __init__(self, size, scale=(0.08, 1.0), ratio=(3.0 / 4.0, 4.0 / 3.0), interpolation=1):
+        self.size = (size, size) if isinstance(size, (int, float)) else tuple(size)
+        self.scale, self.ratio, self.interpolation = scale, ratio, interpolation
+
+    def __call__(self, x):
+        return gluon_random_size_crop(x, self.size, self.scale, self.ratio,
+                                      self.interpolation)[0]
+
+
 def gluon_resize_short(src, size, interp=2):
     """mx.image.resize_short(src, size, interp): the shorter side of an (H, W, C) image to
     ``size``, the other by MXNet's integer arithmetic (:func:`gluon_imresize`)."""
@@ -1911,6 +1952,174 @@ class GluonRandomFlip:
             raise ValueError(f"the image must be (height, width, channels), not "
                              f"{tuple(x.shape)}")
         return x.flip(self.axis) if torch.rand(()) < 0.5 else x
+
+
+def gluon_image_color(src, kind, factor):
+    """MXNet 1.9.1's colour kernels (nd.image.random_brightness / contrast / saturation / hue
+    with a factor drawn, adjust_lighting) on an (H, W, C) image, in float32 as MXNet computes
+    them whatever the image's dtype, the result cast back as MXNet's saturate_cast does
+    (uint8: clamped to [0, 255], then truncated). ``kind`` 'brightness' (x * factor),
+    'contrast' (x * factor + (1 - factor) * the mean of 0.299 R + 0.587 G + 0.114 B),
+    'saturation' (x * factor + (1 - factor) * 0.114 B: MXNet's kernel overwrites its grey
+    sum at each channel, so only blue's term is left; kept, as the draft must give MXNet's
+    images), 'hue' (the hue turned by factor * 360 degrees in HLS), 'lighting' (``factor``
+    three PCA weights: AlexNet's eigenvectors and eigenvalues added per channel)."""
+    import torch
+
+    if src.dim() != 3:
+        raise ValueError(f"the image must be (height, width, channels), not {tuple(src.shape)}")
+    x = src.to(torch.float32)
+    channels = x.shape[-1]
+    f = torch.tensor(factor, dtype=torch.float32)
+    if kind == "brightness":
+        out = x * f
+    elif kind == "contrast":
+        coef = torch.tensor([0.299, 0.587, 0.114], dtype=torch.float32)
+        total = (x * coef).sum() if channels > 1 else x.sum()
+        mean = total / torch.tensor(x.shape[0] * x.shape[1], dtype=torch.float32)
+        out = x * f + (1 - f) * mean
+    elif kind == "saturation":
+        if channels == 1:
+            return src.clone()
+        grey = x[..., 2:3] * torch.tensor(0.114, dtype=torch.float32) * (1 - f)
+        out = grey + x * f
+    elif kind == "hue":
+        if channels == 1:
+            return src.clone()
+        out = _gluon_hue(x, f)
+    elif kind == "lighting":
+        if channels == 1:
+            return src.clone()
+        eig = torch.tensor([[55.46 * -0.5675, 4.794 * 0.7192, 1.148 * 0.4009],
+                            [55.46 * -0.5808, 4.794 * -0.0045, 1.148 * -0.8140],
+                            [55.46 * -0.5836, 4.794 * -0.6948, 1.148 * 0.4203]],
+                           dtype=torch.float64).to(torch.float32)
+        a = f.reshape(3)
+        pca = eig[:, 0] * a[0] + eig[:, 1] * a[1] + eig[:, 2] * a[2]
+        out = x + pca
+    else:
+        raise ValueError(f"gluon_image_color: {kind!r} is not brightness, contrast, "
+                         "saturation, hue or lighting")
+    if src.dtype == torch.uint8:
+        return out.clamp(0, 255).to(torch.uint8)
+    return out.to(src.dtype)
+
+
+def _gluon_hue(x, alpha):
+    """MXNet's hue kernel, elementwise in float32: RGB to HLS, the hue turned by alpha * 360
+    degrees, back to RGB (OpenCV's formulas, as MXNet writes them)."""
+    import torch
+
+    r, g, b = (x[..., i] / 255.0 for i in range(3))
+    vmax = torch.maximum(torch.maximum(r, g), b)
+    vmin = torch.minimum(torch.minimum(r, g), b)
+    diff = vmax - vmin
+    light = (vmax + vmin) * 0.5
+    some = diff > torch.finfo(torch.float32).eps
+    low = (light < 0.5).to(torch.float32)
+    sat = low * diff / (vmax + vmin) + (1 - low) * diff / (2.0 - vmax - vmin)
+    d = 60.0 / diff
+    is_r = (vmax == r).to(torch.float32)
+    is_g = ((vmax != r) & (vmax == g)).to(torch.float32)
+    is_b = ((vmax != r) & (vmax != g)).to(torch.float32)
+    hue = is_r * (g - b) * d
+    hue = hue + is_g * ((b - r) * d + 120.0)
+    hue = hue + is_b * ((r - g) * d + 240.0)
+    hue = hue + (hue < 0).to(torch.float32) * 360.0
+    hue = torch.where(some, hue, torch.zeros_like(hue))
+    sat = torch.where(some, sat, torch.zeros_like(sat))
+    hue = hue + alpha * 360.0
+    half = (light <= 0.5).to(torch.float32)
+    p2 = half * light * (1 + sat) + (1 - half) * (light + sat - light * sat)
+    p1 = 2 * light - p2
+    h = hue * torch.tensor(1.0 / 60.0, dtype=torch.float32)
+    while bool((h < 0).any()):
+        h = torch.where(h < 0, h + 6, h)
+    while bool((h >= 6).any()):
+        h = torch.where(h >= 6, h - 6, h)
+    sector = h.to(torch.int64)
+    h = h - sector.to(torch.float32)
+    tab = torch.stack([p2, p1, p1 + (p2 - p1) * (1 - h), p1 + (p2 - p1) * h], dim=-1)
+    order = torch.tensor([[1, 3, 0], [1, 0, 2], [3, 0, 1], [0, 2, 1], [0, 1, 3], [2, 1, 0]])
+    pick = order[sector]                       # (H, W, 3): the table's entry for b, g, r
+    bgr = torch.gather(tab, -1, pick)
+    grey = sat == 0
+    rgb = torch.stack([torch.where(grey, light, bgr[..., 2]),
+                       torch.where(grey, light, bgr[..., 1]),
+                       torch.where(grey, light, bgr[..., 0])], dim=-1)
+    return rgb * 255.0
+
+
+def gluon_random_image_color(src, kind, min_factor, max_factor):
+    """nd.image.random_brightness / contrast / saturation / hue(data, min_factor,
+    max_factor): :func:`gluon_image_color` with a factor drawn uniformly (float32) from
+    [min_factor, max_factor) by torch's generator (MXNet's own cannot be replayed)."""
+    import torch
+
+    factor = torch.empty((), dtype=torch.float32).uniform_(min_factor, max_factor)
+    return gluon_image_color(src, kind, float(factor))
+
+
+def gluon_random_lighting(src, alpha_std=0.05):
+    """nd.image.random_lighting(data, alpha_std): three PCA weights drawn from N(0,
+    alpha_std²) (float32, torch's generator), then :func:`gluon_image_color` 'lighting'."""
+    import torch
+
+    alpha = torch.empty(3, dtype=torch.float32).normal_(0, alpha_std)
+    return gluon_image_color(src, "lighting", alpha.tolist())
+
+
+def gluon_random_color_jitter(src, brightness=0, contrast=0, saturation=0, hue=0):
+    """nd.image.random_color_jitter(data, brightness, contrast, saturation, hue): the four
+    in a random order (torch's generator), each with an amount above 0 applied with a
+    factor 1 + U(-amount, amount) (hue: U(-hue, hue)), as MXNet's kernel does."""
+    import torch
+
+    out = src
+    amounts = {"brightness": brightness, "contrast": contrast, "saturation": saturation,
+               "hue": hue}
+    kinds = list(amounts)
+    for i in torch.randperm(4).tolist():
+        kind = kinds[i]
+        if amounts[kind] > 0:
+            draw = float(torch.empty((), dtype=torch.float32).uniform_(-amounts[kind],
+                                                                       amounts[kind]))
+            out = gluon_image_color(out, kind, draw if kind == "hue" else 1.0 + draw)
+    return out if out is not src else src.clone()
+
+
+class GluonRandomColor:
+    """gluon.data.vision.transforms.RandomBrightness / RandomContrast / RandomSaturation /
+    RandomHue(amount) (``kind`` the first word): the factor drawn from [max(0, 1 - amount),
+    1 + amount], as Gluon's; :func:`gluon_random_image_color`."""
+
+    def __init__(self, kind, amount):
+        self.kind, self.low, self.high = kind, max(0, 1 - amount), 1 + amount
+
+    def __call__(self, x):
+        return gluon_random_image_color(x, self.kind, self.low, self.high)
+
+
+class GluonRandomColorJitter:
+    """gluon.data.vision.transforms.RandomColorJitter(brightness, contrast, saturation,
+    hue): :func:`gluon_random_color_jitter`."""
+
+    def __init__(self, brightness=0, contrast=0, saturation=0, hue=0):
+        self.amounts = (brightness, contrast, saturation, hue)
+
+    def __call__(self, x):
+        return gluon_random_color_jitter(x, *self.amounts)
+
+
+class GluonRandomLighting:
+    """gluon.data.vision.transforms.RandomLighting(alpha): :func:`gluon_random_lighting`
+    with alpha_std ``alpha``."""
+
+    def __init__(self, alpha):
+        self.alpha = alpha
+
+    def __call__(self, x):
+        return gluon_random_lighting(x, self.alpha)
 
 
 class GluonCast:
@@ -2154,6 +2363,47 @@ def gluon_vision_dataset(kind, root=None, train=True, transform=None, fine_label
     return GluonDataset(items, transform)
 
 
+def gluon_get_mnist():
+    """mx.test_utils.get_mnist(): MNIST's four gzipped IDX files in the working directory,
+    each one missing downloaded there first, as MXNet does (from torchvision's mirrors: the
+    data.mxnet.io host MXNet names is gone), read as MXNet reads them: a dict of numpy arrays,
+    ``train_data``/``test_data`` (N, 1, 28, 28) float32 in [0, 1] and
+    ``train_label``/``test_label`` int8."""
+    import gzip
+    import os
+    import struct
+    import urllib.request
+
+    import numpy
+    import torchvision
+
+    def fetch(name):
+        if os.path.exists(name):
+            return name
+        for mirror in torchvision.datasets.MNIST.mirrors:
+            try:
+                urllib.request.urlretrieve(mirror + name, name + ".part")
+            except OSError:
+                continue
+            os.replace(name + ".part", name)
+            return name
+        raise OSError(f"get_mnist: {name} is not here and no mirror gave it")
+
+    def read(labels, images):
+        with gzip.open(fetch(labels)) as f:
+            f.read(8)
+            label = numpy.frombuffer(f.read(), dtype=numpy.int8)
+        with gzip.open(fetch(images)) as f:
+            _, _, rows, cols = struct.unpack(">IIII", f.read(16))
+            image = numpy.frombuffer(f.read(), dtype=numpy.uint8)
+        return label, image.reshape(len(label), 1, rows, cols).astype(numpy.float32) / 255
+
+    train_label, train_data = read("train-labels-idx1-ubyte.gz", "train-images-idx3-ubyte.gz")
+    test_label, test_data = read("t10k-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz")
+    return {"train_data": train_data, "train_label": train_label,
+            "test_data": test_data, "test_label": test_label}
+
+
 def _gluon_binary(torch_op, lhs, rhs):
     import torch
 
@@ -2358,8 +2608,19 @@ HELPERS = {
     "gluon_resize_short": ("gluon_imresize",), "GluonResize": ("gluon_imresize",),
     "gluon_fixed_crop": ("gluon_imresize",),
     "gluon_random_crop": ("gluon_imresize", "gluon_fixed_crop"),
+    "_gluon_hue": (), "gluon_image_color": ("_gluon_hue",),
+    "gluon_random_image_color": ("_gluon_hue", "gluon_image_color"),
+    "gluon_random_lighting": ("_gluon_hue", "gluon_image_color"),
+    "gluon_random_color_jitter": ("_gluon_hue", "gluon_image_color"),
+    "GluonRandomColor": ("_gluon_hue", "gluon_image_color", "gluon_random_image_color"),
+    "GluonRandomColorJitter": ("_gluon_hue", "gluon_image_color", "gluon_random_color_jitter"),
+    "GluonRandomLighting": ("_gluon_hue", "gluon_image_color", "gluon_random_lighting"),
+    "gluon_random_size_crop": ("gluon_imresize", "gluon_fixed_crop", "gluon_center_crop"),
+    "GluonRandomResizedCrop": ("gluon_imresize", "gluon_fixed_crop", "gluon_center_crop",
+                               "gluon_random_size_crop"),
     "GluonCenterCrop": ("gluon_imresize", "gluon_center_crop"), "GluonRandomFlip": (),
     "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
+    "gluon_get_mnist": (),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"), "gluon_imread": (),
     "GluonSequentialSampler": (), "GluonRandomSampler": (), "GluonIntervalSampler": (),

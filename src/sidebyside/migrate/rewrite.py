@@ -631,6 +631,35 @@ _sampler("uniform", "low", "high", (0.0, 1.0), "uniform_",
          ("mx.nd.random.uniform", "mx.random.uniform", "mx.nd.uniform"))
 
 
+@_helper_rule("get-mnist", ["mx.test_utils.get_mnist"], "mx.test_utils.get_mnist()",
+              "gluon_get_mnist()",
+              "no arguments: the helper reads the four gzipped IDX files in the working "
+              "directory, as MXNet does, downloading each one missing there (torchvision's "
+              "mirrors), into MXNet's dict of numpy arrays", ["gluon_get_mnist"])
+def _get_mnist(site, analysis, text_of):
+    call = _call(site)
+    return "gluon_get_mnist()" if call is not None and not call.args \
+        and not call.keywords else None
+
+
+@_rule("nd-random-randint", ["mx.nd.random.randint", "mx.random.randint"],
+       "nd.random.randint(0, 10, shape=(2, 3))",
+       "torch.randint(0, 10, (2, 3), dtype=torch.int32)",
+       "low and high given (ints: MXNet takes no arrays here), shape given, dtype absent "
+       "(MXNet's int32, written out) or a literal 'int32'/'int64', ctx one device: the same "
+       "integers in [low, high), other numbers (another generator)")
+def _randint(site, analysis, text_of):
+    args = _bind(_call(site), ("low", "high", "shape", "dtype", "ctx"), 3)
+    if args is None:
+        return None
+    dt = _dtype(args.get("dtype"), "int32")
+    dev = _device(args, analysis, text_of)
+    if dt not in ("torch.int32", "torch.int64") or dev is None:
+        return None
+    return (f"torch.randint({text_of(args['low'])}, {text_of(args['high'])}, "
+            f"{text_of(args['shape'])}, dtype={dt}{dev})")
+
+
 @_rule("nd-random-randn", ["mx.nd.random.randn", "mx.random.randn"],
        "nd.random.randn(2, 3)", "torch.randn((2, 3), dtype=torch.float32)",
        "the shape as positional ints or names, loc 0 and scale 1 (absent), dtype absent "
@@ -1888,7 +1917,8 @@ def _npx_cpu(site, analysis, text_of):
     return None if _bind(_call(site), ("device_id",)) is None else "torch.device('cpu')"
 
 
-@_rule("npx-num-gpus", ["mx.npx.num_gpus", "mx.context.num_gpus", "mx.num_gpus"],
+@_rule("npx-num-gpus", ["mx.npx.num_gpus", "mx.context.num_gpus", "mx.num_gpus",
+                        "mx.util.get_gpu_count"],
        "npx.num_gpus()", "torch.cuda.device_count()", "no arguments: the GPUs visible")
 def _num_gpus(site, analysis, text_of):
     call = _call(site)
@@ -3517,6 +3547,68 @@ for _name, _axis in (("RandomFlipLeftRight", 1), ("RandomFlipTopBottom", 0)):
     RULE_HELPERS[_RULES[-1].name] = ("GluonRandomFlip",)
 
 
+def _colour(helper: str, kind: str, params: tuple[str, ...], at: int):
+    """``helper(<the arguments of params, all given>)`` with ``'kind'`` inserted before the
+    argument at index ``at``."""
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), params + (("name",) if site.name.startswith("mx.nd.")
+                                            else ()), len(params))
+        if args is None:
+            return None
+        parts = [text_of(args[k]) for k in params]
+        parts.insert(at, repr(kind))
+        return f"{helper}({', '.join(parts)})"
+    return rewrite
+
+
+for _kind in ("brightness", "contrast", "saturation", "hue"):
+    _cls = f"Random{_kind.capitalize()}"
+    _RULES.append(Rule(
+        f"vision-random-{_kind}", (f"{_TRANSFORMS}.{_cls}",),
+        f"gluon.data.vision.transforms.{_cls}(0.4)", f"GluonRandomColor('{_kind}', 0.4)",
+        f"the amount: a factor drawn from [max(0, 1 - amount), 1 + amount] at each call and "
+        f"MXNet 1.9.1's {_kind} kernel (gluon_image_color) on (H, W, C) images, in float32, "
+        f"the result cast back as MXNet does; torchvision's ColorJitter computes otherwise "
+        f"and takes (C, H, W)", _colour("GluonRandomColor", _kind, (_kind,), 0)))
+    RULE_HELPERS[f"vision-random-{_kind}"] = ("GluonRandomColor",)
+    _RULES.append(Rule(
+        f"image-random-{_kind}", (f"mx.nd.image.random_{_kind}",),
+        f"nd.image.random_{_kind}(img, 0.6, 1.4)",
+        f"gluon_random_image_color(img, '{_kind}', 0.6, 1.4)",
+        f"data, min_factor, max_factor: the factor drawn uniformly (torch's generator) and "
+        f"MXNet 1.9.1's {_kind} kernel (gluon_image_color)",
+        _colour("gluon_random_image_color", _kind, ("data", "min_factor", "max_factor"), 1)))
+    RULE_HELPERS[f"image-random-{_kind}"] = ("gluon_random_image_color",)
+_pass_on("vision-random-color-jitter", [f"{_TRANSFORMS}.RandomColorJitter"],
+         "gluon.data.vision.transforms.RandomColorJitter(0.4, 0.4, 0.4)",
+         "GluonRandomColorJitter(0.4, 0.4, 0.4)",
+         "brightness, contrast, saturation, hue: MXNet 1.9.1's jitter (gluon_random_color_"
+         "jitter) on (H, W, C) images", "GluonRandomColorJitter",
+         ("brightness", "contrast", "saturation", "hue"), 0, 4)
+_pass_on("image-random-color-jitter", ["mx.nd.image.random_color_jitter"],
+         "nd.image.random_color_jitter(img, 0.4, 0.4, 0.4, 0.1)",
+         "gluon_random_color_jitter(img, 0.4, 0.4, 0.4, 0.1)",
+         "data, brightness, contrast, saturation, hue: the four in a random order, each "
+         "above 0 with a factor 1 + U(-amount, amount) (hue U(-hue, hue)), MXNet 1.9.1's "
+         "kernels", "gluon_random_color_jitter",
+         ("data", "brightness", "contrast", "saturation", "hue"), 5)
+_pass_on("vision-random-lighting", [f"{_TRANSFORMS}.RandomLighting"],
+         "gluon.data.vision.transforms.RandomLighting(0.1)", "GluonRandomLighting(0.1)",
+         "alpha: AlexNet's PCA lighting noise, N(0, alpha²) weights drawn at each call, "
+         "MXNet 1.9.1's kernel on (H, W, C) images", "GluonRandomLighting", ("alpha",), 1)
+_pass_on("image-random-lighting", ["mx.nd.image.random_lighting"],
+         "nd.image.random_lighting(img, 0.1)", "gluon_random_lighting(img, 0.1)",
+         "data, alpha_std (default 0.05)", "gluon_random_lighting", ("data", "alpha_std"), 1,
+         2)
+_RULES.append(Rule(
+    "image-adjust-lighting", ("mx.nd.image.adjust_lighting",),
+    "nd.image.adjust_lighting(img, (0.1, -0.2, 0.05))",
+    "gluon_image_color(img, 'lighting', (0.1, -0.2, 0.05))",
+    "data, alpha (three weights): MXNet 1.9.1's kernel",
+    _colour("gluon_image_color", "lighting", ("data", "alpha"), 1)))
+RULE_HELPERS["image-adjust-lighting"] = ("gluon_image_color",)
+
+
 @_helper_rule("vision-cast", [f"{_TRANSFORMS}.Cast"],
               "gluon.data.vision.transforms.Cast('float16')", "GluonCast(torch.float16)",
               "dtype a literal (default 'float32')", ["GluonCast"])
@@ -3590,6 +3682,21 @@ _pass_on("image-random-crop", ["mx.image.random_crop"],
          "drawn by Python's random module as MXNet draws it; the resize only happens to an "
          "image smaller than size, and the helper raises there unless interp is 0 or 1",
          "gluon_random_crop", ("src", "size", "interp"), 2, 3)
+_pass_on("image-random-size-crop", ["mx.image.random_size_crop"],
+         "mx.image.random_size_crop(img, (224, 224), 0.08, (0.75, 1.33), 1)",
+         "gluon_random_size_crop(img, (224, 224), 0.08, (0.75, 1.33), 1)",
+         "src, size (W, H), area, ratio, interp a literal 0 or 1 (the default, 2, is OpenCV's "
+         "bicubic): (image, (x0, y0, w, h)) as MXNet gives them, the area, aspect and corner "
+         "drawn by Python's random module in MXNet's order (the same crops after the same "
+         "seed)", "gluon_random_size_crop", ("src", "size", "area", "ratio", "interp"), 5, 5,
+         check=lambda a: _interp_ok(a, "interp", 2))
+_pass_on("vision-random-resized-crop", [f"{_TRANSFORMS}.RandomResizedCrop"],
+         "gluon.data.vision.transforms.RandomResizedCrop(224)", "GluonRandomResizedCrop(224)",
+         "size (an int or (W, H)), scale, ratio, interpolation 0 or 1 (the default): "
+         "mx.image.random_size_crop's draws (image-random-size-crop) on (H, W, C) images; "
+         "torchvision's RandomResizedCrop draws otherwise and takes (C, H, W)",
+         "GluonRandomResizedCrop", ("size", "scale", "ratio", "interpolation"), 1,
+         check=lambda a: _interp_ok(a, "interpolation", 1))
 _pass_on("image-fixed-crop", ["mx.image.fixed_crop"],
          "mx.image.fixed_crop(img, 4, 2, 16, 12)", "gluon_fixed_crop(img, 4, 2, 16, 12)",
          "src, x0, y0, w, h, size (W, H), interp: the crop, resized when size is given and "
