@@ -2777,3 +2777,35 @@ def test_random_colour_transforms_draw_mxnets_factors():
         assert want[:, 0].std() > 1.0
         for c in range(3):
             same_distribution(want[:, c], got[:, c])
+
+
+ACCURACY = textwrap.dedent("""\
+    loader = gluon.data.DataLoader(gluon.data.ArrayDataset(scores, labels), batch_size=4)
+
+
+    def acc(output, label):
+        return (output.argmax(axis=1) == label.astype('float32')).mean().asscalar()
+
+
+    accs, hits = [], 0.0
+    for data, label in loader:
+        accs.append(acc(data, label))
+        hits += (data.argmax(axis=1) == label).sum().asscalar()
+    """)
+
+
+def test_accuracy_of_a_loaders_batches_as_gluons():
+    """The Gluon crash course's accuracy: a DataLoader's (data, label) batches (each an
+    array: the loop types both, so acc's parameters are typed by its calls), argmax,
+    astype, a comparison (MXNet's 0/1 float array, not torch's bool), mean and asscalar;
+    the same numbers, MXNet-free."""
+    rng = np.random.default_rng(4)
+    scores = rng.standard_normal((10, 3)).astype(np.float32)
+    labels = rng.integers(0, 3, 10).astype(np.float32)
+    mx_env = run_mxnet(ACCURACY, scores=scores, labels=labels)
+    pt_env = run_draft(ACCURACY, {"nd-compare", "ndarray-argmax", "astype", "asscalar",
+                                  "ndarray-mean", "ndarray-sum"},
+                       scores=torch.from_numpy(scores), labels=torch.from_numpy(labels))
+    assert len(mx_env["accs"]) == 3 and 0 < mx_env["hits"] < 10
+    assert pt_env["accs"] == pytest.approx(mx_env["accs"], abs=1e-7)
+    assert pt_env["hits"] == mx_env["hits"]

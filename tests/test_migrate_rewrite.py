@@ -47,6 +47,7 @@ POS = _u(2, 3, lo=0.5, hi=3.0)
 VOL = _u(2, 2, 4, 4, 4)
 SHUFFLE = _u(2, 8, 3, 3)
 TYPED = "x = nd.array(x_np, dtype='float32')\n"
+HALF_EQUAL = np.where(np.arange(X.size).reshape(X.shape) % 2 == 0, X, X + 0.25).astype(np.float32)
 
 _DOMAIN = {"log": POS, "log2": POS, "log10": POS, "sqrt": POS, "rsqrt": POS,
            "reciprocal": POS, "arccosh": _u(2, 3, lo=1.1, hi=3.0)}
@@ -379,6 +380,23 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     Case("params-initialize", {"params-initialize", "init-uniform"},
          "net = nn.Dense(2, in_units=3, flatten=False)\n"
          "net.collect_params().initialize(mx.init.Uniform(0.0))\nresult = net(x)", {"x": X}),
+    Case("nd-compare-eq", {"nd-compare"},
+         TYPED + "y = nd.array(y_np)\nresult = x == y", {"x_np": X, "y_np": HALF_EQUAL}),
+    Case("nd-compare-scalar-mean", {"nd-compare", "ndarray-mean"},
+         TYPED + "result = (x > 0.5).mean()", {"x_np": X}),
+    Case("nd-compare-reflected", {"nd-compare"}, TYPED + "result = 0.5 <= x", {"x_np": X}),
+    Case("nd-compare-float64", {"nd-compare", "ndarray-sum"},
+         "x = nd.array(x_np, dtype='float64')\nresult = (x != x_np[0, 0]).sum()", {"x_np": X}),
+    Case("nd-compare-function", {"nd-compare"},
+         TYPED + "y = nd.array(y_np)\nresult = nd.lesser_equal(x, y) + nd.greater(x, y)",
+         {"x_np": X, "y_np": HALF_EQUAL}),
+    Case("ndarray-argmax-method", {"ndarray-argmax"}, TYPED + "result = x.argmax(axis=1)",
+         {"x_np": X}),
+    Case("ndarray-argmin-method-keep", {"ndarray-argmin"},
+         "x = nd.array(x_np, dtype='float64')\nresult = x.argmin(axis=0, keepdims=True)",
+         {"x_np": X}),
+    Case("ndarray-argmax-method-flat", {"ndarray-argmax"}, TYPED + "result = x.argmax()",
+         {"x_np": X}),
     Case("gpu-count", {"npx-num-gpus"}, "result = np.array(mx.util.get_gpu_count())",
          dtype=False),
     Case("nd-clip-inf", {"nd-clip"}, "result = nd.clip(x, 0.1, float('inf'))", {"x": X}),
@@ -1251,3 +1269,58 @@ def test_the_structural_pass_reads_only_the_statements_it_changes():
         assert draft(analyse(STRUCTURED, "structured.py")).source == d.source
     finally:
         structure._top_level_spans = whole
+
+
+@pytest.mark.parametrize("code", [
+    "a = onp.zeros(3)\nresult = a.astype('float32') == 1",
+    "def f(a, c):\n    return a.as_in_context(c) == 1\n\n\nresult = f(onp.zeros(3), None)",
+    "result = [1, 2] == [1, 2]",
+    "x = nd.zeros(3)\nresult = x.shape == (3,)",
+    "x = nd.zeros(3)\nresult = 0 < x < 1",
+    "result = args.mode == 'train'",
+])
+def test_comparisons_of_no_known_ndarray_stay_python(code):
+    """nd-compare only where an operand is known to be a legacy NDArray: a numpy array's, a
+    guessed method's result (as_in_context on an unknown parameter), lists, shapes, options
+    and chained comparisons stay as written."""
+    d, _ = _port("import numpy as onp\n" + code)
+    fired = {name for _, name in d.rewritten}
+    assert "nd-compare" not in fired and "gluon_compare" not in d.source, d.source
+
+
+@pytest.mark.parametrize("code, rule", [
+    ("from mxnet.gluon.data.vision import datasets\n"
+     "result = datasets.FashionMNIST('root', train=False)", "vision-fashionmnist"),
+    ("import mxnet.gluon.data.vision.datasets as D\nresult = D.ImageFolderDataset('root')",
+     "image-folder-dataset"),
+    ("from mxnet.gluon.data.vision.datasets import image\nresult = image.imread('a.jpg')",
+     "image-imread"),
+])
+def test_gluons_vision_datasets_module_is_read_as_vision(code, rule):
+    """gluon.data.vision re-exports its datasets module (which imports mx.image as image):
+    the Gluon crash course's ``datasets.FashionMNIST`` is vision's FashionMNIST."""
+    d, _ = _port(code)
+    assert rule in {name for _, name in d.rewritten}, d.source
+
+
+@pytest.mark.parametrize("extra, typed", [("", True), (", batchify_fn=fn", False),
+                                          (", **options", True)])
+def test_a_loaders_batches_are_arrays_unless_it_batches_its_own_way(extra, typed):
+    """``for data, label in loader``: both NDArrays when Gluon's DataLoader batches them,
+    unknown with a batchify_fn of the script's (it may give lists, strings, numpy)."""
+    code = (f"loader = gluon.data.DataLoader(ds, batch_size=2{extra})\n"
+            "for data, label in loader:\n    result = label.astype('float32')\n")
+    d, _ = _port(code)
+    assert ("astype" in {name for _, name in d.rewritten}) is typed, d.source
+
+
+def test_a_loader_with_its_own_batches_passed_on_types_nothing():
+    """A DataLoader with the script's batchify_fn handed to a function: its parameter gets
+    no type from that call, so the loop inside types no batch."""
+    code = ("def train(loader):\n    for data, label in loader:\n"
+            "        label.astype('float32')\n\n\n"
+            "own = gluon.data.DataLoader(ds, batch_size=2, batchify_fn=fn)\ntrain(own)\n")
+    d, _ = _port(code)
+    assert "astype" not in {name for _, name in d.rewritten}, d.source
+    d, _ = _port(code.replace(", batchify_fn=fn", ""))
+    assert "astype" in {name for _, name in d.rewritten}, d.source

@@ -914,8 +914,8 @@ src(RULES_PY, "draft-conv-transpose-output-padding-dropped",
     "Conv1DTranspose(output_padding=1) drafted without it: one step shorter",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 src(RULES_PY, "draft-argmax-int64",
-    'return f"{found}.to({data}.dtype)" if keep else \\\n            f"torch.atleast_1d({found}).to({data}.dtype)"',
-    'return found if keep else \\\n            f"torch.atleast_1d({found})"', "dtype",
+    'return f"{found}.to({data}.dtype)" if keep else \\\n        f"torch.atleast_1d({found}).to({data}.dtype)"',
+    'return found if keep else \\\n        f"torch.atleast_1d({found})"', "dtype",
     "nd.argmax drafted as torch.argmax's int64 indices (MXNet gives the input's dtype)",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 src(HELPERS, "draft-maximum-number-not-cast", "        rhs = torch.tensor(rhs).to(lhs.dtype)\n",
@@ -1274,6 +1274,37 @@ src(HELPERS, "draft-jitter-factor-not-around-one",
     "            out = gluon_image_color(out, kind, draw)\n", "off-by-one",
     "RandomColorJitter's factors drawn around 0, not 1 + U(-amount, amount)",
     targets=(f"{PORT}::test_random_colour_transforms_draw_mxnets_factors",))
+src(HELPERS, "draft-compare-gives-bool",
+    "    return fn(lhs, rhs).to(like.dtype)\n",
+    "    return fn(lhs, rhs)\n", "dtype",
+    "an NDArray comparison drafted as torch's bool (MXNet's is 0/1 in the arrays' dtype)",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-compare-dtype-of-rhs",
+    "    like = lhs if isinstance(lhs, torch.Tensor) else rhs\n",
+    "    like = rhs\n", "dtype", "a comparison's dtype taken from its right side (a number "
+    "there: MXNet's is the array's)", targets=(f"{RW}::test_rule_matches_mxnet",))
+src("src/sidebyside/migrate/resolve.py", "draft-loop-batches-untyped",
+    "                    self._bind(elt, item[5:-1], None)\n",
+    "                    pass\n", "missing-call",
+    "a DataLoader's (data, label) left untyped: their methods (astype) kept as MXNet's",
+    targets=(f"{PORT}::test_accuracy_of_a_loaders_batches_as_gluons",
+             f"{RW}::test_a_loaders_batches_are_arrays_unless_it_batches_its_own_way"))
+src("src/sidebyside/migrate/resolve.py", "draft-loop-batchify-trusted",
+    "            own = self._own_batching(node.iter) or \".\".join(\n",
+    "            own = False and \".\".join(\n", "check-weakened",
+    "a DataLoader with the script's batchify_fn taken to give arrays",
+    targets=(f"{RW}::test_a_loaders_batches_are_arrays_unless_it_batches_its_own_way",))
+src("src/sidebyside/migrate/resolve.py", "draft-compare-trusts-guesses",
+    "                return None if got[1] == \"guessed\" else names.class_of_call(got[0])\n",
+    "                return names.class_of_call(got[0])\n", "check-weakened",
+    "a comparison typed from a guessed method (numpy's astype): numpy compared as NDArrays",
+    targets=(f"{RW}::test_comparisons_of_no_known_ndarray_stay_python",))
+src("src/sidebyside/migrate/resolve.py", "draft-own-batches-passed-typed",
+    "        if self._own_batching(value) or \".\".join(_dotted(value) or [\"<expression>\"]) \\\n",
+    "        if False and \".\".join(_dotted(value) or [\"<expression>\"]) \\\n",
+    "check-weakened", "a DataLoader with the script's batchify_fn typing the parameter it is "
+    "passed to: the loop inside takes its batches for arrays",
+    targets=(f"{RW}::test_a_loader_with_its_own_batches_passed_on_types_nothing",))
 src(RULES_PY, "draft-built-by-stops-at-names",
     "        if isinstance(value, ast.Name) and depth < 3:   # a name another function returns\n",
     "        if isinstance(value, ast.Name) and depth < 0:   # a name another function returns\n",

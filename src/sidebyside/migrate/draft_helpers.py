@@ -2416,6 +2416,21 @@ def _gluon_binary(torch_op, lhs, rhs):
     return torch_op(lhs, rhs)
 
 
+def gluon_compare(lhs, rhs, op):
+    """``lhs op rhs`` for MXNet NDArrays (op '==', '!=', '<', '<=', '>' or '>='), and
+    nd.equal / not_equal / lesser / lesser_equal / greater / greater_equal: 1 where it
+    holds, 0 elsewhere, in the array's dtype (MXNet 1.x has no bool arrays; torch's
+    comparisons give bool, whose mean() raises and whose sum() is an int64)."""
+    import operator
+
+    import torch
+
+    fn = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
+          ">": operator.gt, ">=": operator.ge}[op]
+    like = lhs if isinstance(lhs, torch.Tensor) else rhs
+    return fn(lhs, rhs).to(like.dtype)
+
+
 def gluon_maximum(lhs, rhs):
     """nd.maximum(lhs, rhs): elementwise, broadcasting; a number beside an array is first cast
     to the array's dtype (MXNet's scalar operator: an int32 array and 2.5 compare with 2)."""
@@ -2620,7 +2635,7 @@ HELPERS = {
                                "gluon_random_size_crop"),
     "GluonCenterCrop": ("gluon_imresize", "gluon_center_crop"), "GluonRandomFlip": (),
     "GluonCast": (), "GluonDataset": (), "gluon_vision_dataset": ("GluonDataset",),
-    "gluon_get_mnist": (),
+    "gluon_get_mnist": (), "gluon_compare": (),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"), "gluon_imread": (),
     "GluonSequentialSampler": (), "GluonRandomSampler": (), "GluonIntervalSampler": (),

@@ -51,6 +51,10 @@ _MODULE_ALIASES = (
     ("mx.nd.ndarray", "mx.nd"), ("mx.sym.symbol", "mx.sym"), ("mx.mod.module", "mx.mod"),
     ("mx.io.io", "mx.io"), ("mx.gluon.data.dataloader", "mx.gluon.data"),
     ("mx.gluon.data.dataset", "mx.gluon.data"),
+    # gluon.data.vision re-exports its datasets module, which imports mx.image as image
+    ("mx.gluon.data.vision.datasets.image", "mx.image"),
+    ("mx.gluon.data.vision.datasets", "mx.gluon.data.vision"),
+    ("mx.gluon.data.vision.image", "mx.image"),    # datasets.image, once datasets is gone
     ("torch.nn.modules.module", "torch.nn"), ("torch.optim.optimizer", "torch.optim"),
 )
 

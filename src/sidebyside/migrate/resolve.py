@@ -294,6 +294,8 @@ class _Walker(ast.NodeVisitor):
         self.param_types: dict[str, dict[str, str]] = {}
         self.local_classes: dict[str, str] = {}    # the scanned code's (see analyse)
         self.local_modules: dict[str, str] = {}
+        #: names bound to a DataLoader with the script's own batchify_fn / collate_fn
+        self.own_batches: set[str] = set()
 
     # -- naming ------------------------------------------------------------------------
     def _resolve(self, node) -> tuple[str, str, str] | None:
@@ -301,6 +303,10 @@ class _Walker(ast.NodeVisitor):
         framework construct."""
         parts = _dotted(node)
         if not parts:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Compare) \
+                    and self._type_of(node.value) == names.NDARRAY:   # (x == y).mean()
+                return (names.canonical(f"{names.NDARRAY}.{node.attr}"), "inferred",
+                        "an NDArray compared gives an NDArray")
             if isinstance(node, ast.Attribute):  # f(x).asnumpy(), a[0].context
                 inner = node.value.func if isinstance(node.value, ast.Call) else None
                 got = self._resolve(inner) if inner is not None else None
@@ -528,6 +534,29 @@ class _Walker(ast.NodeVisitor):
                 self.types[key] = kind
             else:
                 self.types.pop(key, None)
+            if self._own_batching(value):
+                self.own_batches.add(key)
+            else:
+                self.own_batches.discard(key)
+
+    def _passed_type(self, value) -> str | None:
+        """What an argument gives a parameter: its type, but nothing for a DataLoader that
+        batches with the script's own function (its batches are not known to be arrays)."""
+        if self._own_batching(value) or ".".join(_dotted(value) or ["<expression>"]) \
+                in self.own_batches:
+            return None
+        return self._type_of(value)
+
+    def _own_batching(self, value) -> bool:
+        """A DataLoader call given the script's batchify_fn (collate_fn, or as the seventh
+        positional argument): its batches may be lists, strings, numpy, not arrays. (A
+        ``**options`` is taken to hold the usual batch_size, shuffle, num_workers.)"""
+        if not isinstance(value, ast.Call):
+            return False
+        name = self.names.get(id(value.func))
+        return bool(name) and name[0] in ("mx.gluon.data.DataLoader", names.TORCH_LOADER) \
+            and (len(value.args) > 6 or any(k.arg in ("batchify_fn", "collate_fn")
+                                            for k in value.keywords))
 
     def _type_of(self, value) -> str | None:
         if isinstance(value, ast.Call):
@@ -554,7 +583,29 @@ class _Walker(ast.NodeVisitor):
             return self.types.get(key)
         if isinstance(value, ast.BinOp):
             return self._type_of(value.left) or self._type_of(value.right)
+        if isinstance(value, ast.Compare) and _comparison(value) is not None:
+            kinds = {self._known_type(value.left), self._known_type(value.comparators[0])}
+            return names.NDARRAY if names.NDARRAY in kinds else None
         return None
+
+    def _known_type(self, value) -> str | None:
+        """:meth:`_type_of`, but not from a guess: a call's name resolved now if the walk has
+        not reached it yet (``x.argmax(axis=1)`` inside ``(… == y).mean()``), and a guessed
+        method (``a.astype(…)`` on an unknown ``a``, maybe numpy's) gives nothing."""
+        if isinstance(value, ast.Call) and isinstance(value.func, (ast.Attribute, ast.Name)):
+            got = self.names.get(id(value.func)) or self._resolve(value.func)
+            if got is not None:
+                return None if got[1] == "guessed" else names.class_of_call(got[0])
+        return self._type_of(value)    # net(x), a name, a comparison, an operation
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        name = _comparison(node)
+        if name is not None and self.framework == names.MXNET \
+                and self._type_of(node) == names.NDARRAY:
+            # an NDArray compared: MXNet's 0/1 array in its dtype (legacy NDArrays have no
+            # bool), named by MXNet's function of the same operator
+            self._add(node, "call", (name, "inferred", "an operand is a mx.nd.NDArray"))
 
     def visit_For(self, node):
         self.visit(node.iter)
@@ -565,7 +616,18 @@ class _Walker(ast.NodeVisitor):
             if kind and isinstance(node.target, ast.Tuple) and len(node.target.elts) == 2:
                 self._bind(node.target.elts[1], _ITEMS.get(kind), None)
         elif kind:
-            self._bind(node.target, _ITEMS.get(kind), None)
+            item = _ITEMS.get(kind)
+            own = self._own_batching(node.iter) or ".".join(
+                _dotted(node.iter) or ["<expression>"]) in self.own_batches
+            if own and item and item.startswith("list["):   # batches the script's own
+                for elt in getattr(node.target, "elts", [node.target]):   # function makes
+                    self._bind(elt, None, None)
+            elif item and item.startswith("list[") and isinstance(node.target, (ast.Tuple,
+                                                                                ast.List)):
+                for elt in node.target.elts:      # for data, label in loader: each an array
+                    self._bind(elt, item[5:-1], None)
+            else:
+                self._bind(node.target, item, None)
         self.visit(node.target)
         for stmt in node.body + node.orelse:
             self.visit(stmt)
@@ -590,10 +652,10 @@ class _Walker(ast.NodeVisitor):
             self.escaped.add(node.func.id)
             return
         for name, arg in zip(params, node.args):
-            seen[name] = self._type_of(arg)
+            seen[name] = self._passed_type(arg)
         for k in node.keywords:
             if k.arg in seen:
-                seen[k.arg] = self._type_of(k.value)
+                seen[k.arg] = self._passed_type(k.value)
         for name, kind in seen.items():
             self.passed.setdefault(node.func.id, {}).setdefault(name, set()).add(kind)
 
@@ -644,6 +706,19 @@ class _Walker(ast.NodeVisitor):
             self.names[id(node)] = (name, "import", "")
             if name not in _PLAIN_MODULES and name.count(".") >= 1:
                 self._add(node, "attribute", (name, "import", ""))
+
+
+#: Python's comparison operators and MXNet's functions of the same meaning
+_COMPARISONS = {ast.Eq: "mx.nd.equal", ast.NotEq: "mx.nd.not_equal", ast.Lt: "mx.nd.lesser",
+                ast.LtE: "mx.nd.lesser_equal", ast.Gt: "mx.nd.greater",
+                ast.GtE: "mx.nd.greater_equal"}
+
+
+def _comparison(node: ast.Compare) -> str | None:
+    """MXNet's function for a one-operator comparison (``a == b``), else None."""
+    if len(node.ops) != 1:
+        return None
+    return _COMPARISONS.get(type(node.ops[0]))
 
 
 def _self_type(base: str) -> str:

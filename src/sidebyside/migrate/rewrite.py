@@ -799,20 +799,36 @@ def _simple_name(node: ast.AST) -> bool:
     return isinstance(node, ast.Name)
 
 
+def _arg_reduced(op: str, data: str, args: dict) -> str | None:
+    """torch's argmax/argmin of ``data`` (a name's text) for MXNet's ``axis`` and
+    ``keepdims`` in ``args``, in data's dtype, or None."""
+    axis, keep = _literal(args.get("axis"), None), _literal(args.get("keepdims"), False)
+    if keep not in (True, False) or (axis is not None and not _is_int(axis)):
+        return None
+    if axis is None:   # the flat index, shape (1,) in MXNet
+        return None if keep else f"torch.{op}({data}).reshape(1).to({data}.dtype)"
+    found = f"torch.{op}({data}, dim={axis}" + (", keepdim=True)" if keep else ")")
+    return f"{found}.to({data}.dtype)" if keep else \
+        f"torch.atleast_1d({found}).to({data}.dtype)"
+
+
 def _arg_reduction(op: str) -> None:
     def rewrite(site, analysis, text_of):
         args = _bind(_call(site), ("data", "axis", "keepdims"), 1)
         if args is None or not _simple_name(args["data"]):
             return None
-        data, axis = text_of(args["data"]), _literal(args.get("axis"), None)
-        keep = _literal(args.get("keepdims"), False)
-        if keep not in (True, False) or (axis is not None and not _is_int(axis)):
+        return _arg_reduced(op, text_of(args["data"]), args)
+
+    def method(site, analysis, text_of):
+        recv, args = _receiver(site), _bind(_call(site), ("axis", "keepdims"))
+        if recv is None or args is None or site.how == "guessed" or not _simple_name(recv):
             return None
-        if axis is None:   # the flat index, shape (1,) in MXNet
-            return None if keep else f"torch.{op}({data}).reshape(1).to({data}.dtype)"
-        found = f"torch.{op}({data}, dim={axis}" + (", keepdim=True)" if keep else ")")
-        return f"{found}.to({data}.dtype)" if keep else \
-            f"torch.atleast_1d({found}).to({data}.dtype)"
+        return _arg_reduced(op, text_of(recv), args)
+    _RULES.append(Rule(
+        f"ndarray-{op}", (f"mx.nd.NDArray.{op}",), f"x.{op}(axis=1)",
+        f"torch.atleast_1d(torch.{op}(x, dim=1)).to(x.dtype)",
+        f"the method form of nd.{op} (nd-{op}): the receiver a name known to be an NDArray",
+        method))
     _RULES.append(Rule(
         f"nd-{op}", (f"mx.nd.{op}",), f"nd.{op}(x, axis=1)",
         f"torch.atleast_1d(torch.{op}(x, dim=1)).to(x.dtype)",
@@ -823,6 +839,30 @@ def _arg_reduction(op: str) -> None:
 
 _arg_reduction("argmax")
 _arg_reduction("argmin")
+
+
+_COMPARE_OPS = {"mx.nd.equal": "==", "mx.nd.not_equal": "!=", "mx.nd.lesser": "<",
+                "mx.nd.lesser_equal": "<=", "mx.nd.greater": ">", "mx.nd.greater_equal": ">="}
+
+
+@_helper_rule("nd-compare", tuple(_COMPARE_OPS), "x == y", "gluon_compare(x, y, '==')",
+              "a comparison (==, !=, <, <=, >, >=) with a legacy NDArray on one side, or "
+              "nd.equal / not_equal / lesser / lesser_equal / greater / greater_equal(lhs, "
+              "rhs): MXNet's 0/1 array in the operands' dtype, where torch gives bool (its "
+              "mean() raises, its sum() is int64)", ["gluon_compare"])
+def _nd_compare(site, analysis, text_of):
+    op = _COMPARE_OPS[site.name]
+    node = site.node
+    if isinstance(node, ast.Compare):
+        lhs, rhs = node.left, node.comparators[0]
+    else:
+        args = _bind(_call(site), ("lhs", "rhs", "name"), 2)
+        if args is None:
+            return None
+        lhs, rhs = args["lhs"], args["rhs"]
+    return f"gluon_compare({text_of(lhs)}, {text_of(rhs)}, {op!r})"
+
+
 
 
 @_rule("nd-concatenate", ["mx.nd.concatenate"], "nd.concatenate([x, y], axis=1)",
@@ -3722,14 +3762,13 @@ def _dataset_base(site, analysis, text_of):
     return "GluonDatasetBase" if site.kind == "base" else None
 
 
-_pass_on("image-folder-dataset", ["mx.gluon.data.vision.ImageFolderDataset",
-                                  "mx.gluon.data.vision.datasets.ImageFolderDataset"],
+_pass_on("image-folder-dataset", ["mx.gluon.data.vision.ImageFolderDataset"],
          "gluon.data.vision.ImageFolderDataset('train')", "GluonImageFolderDataset('train')",
          "root, flag, transform: Gluon's classes (sorted folders), files (sorted .jpg, .jpeg, "
          ".png), synsets and items; images (H, W, C) uint8 as MXNet decodes them, with "
          "Gluon's transform methods (torchvision's ImageFolder gives PIL images, and another "
          "file order)", "GluonImageFolderDataset", ("root", "flag", "transform"), 1)
-_pass_on("image-imread", ["mx.image.imread", "mx.gluon.data.vision.datasets.image.imread"],
+_pass_on("image-imread", ["mx.image.imread"],
          "mx.image.imread('cat.jpg')", "gluon_imread('cat.jpg')",
          "filename, flag (1 colour, 0 grayscale), to_rgb: (H, W, C) uint8 as MXNet decodes "
          "it; colour the same pixels, grayscale of a colour file within 1", "gluon_imread",
