@@ -69,7 +69,9 @@ COVERED = {"init-xavier", "init-uniform", "init-normal", "initialize", "trainer-
            "ndarray-wait-to-read", "image-folder-dataset", "dataset-synsets", "image-imread",
            "sampler-sequential", "sampler-random", "sampler-interval", "sampler-batch",
            "ndarray-class", "init-msraprelu", "metric-custom", "huber-loss", "hinge-loss",
-           "kldiv-loss", "pause-scope", "nd-sample-multinomial"}
+           "kldiv-loss", "pause-scope", "nd-sample-multinomial", "layer-shared-params",
+           "rnn-begin-state", "begin-state-func", "params-values-grads", "parameter-grad",
+           "clip-global-norm", "wikitext2", "wikitext103"}
 
 
 def drafted(code: str):
@@ -2194,6 +2196,18 @@ def test_cifar_datasets_give_gluons_items(kind, fine, tmp_path, monkeypatch):
                for m, p in zip(mx_batches, pt_batches))
 
 
+def drafted_folder(src: Path, out: Path):
+    """The folder ``src`` scanned and drafted into ``out``: (out, the rules that fired, the
+    drafts' sources)."""
+    out.mkdir()
+    fired, drafts = set(), []
+    for f in report.scan(src).analysed:
+        (out / f.path).write_text(f.draft.source)
+        fired |= {rule for _, rule in f.draft.rewritten}
+        drafts.append(f.draft.source)
+    return out, fired, drafts
+
+
 def test_a_dataset_class_of_another_file_keeps_gluons_transforms(tmp_path):
     """A Dataset class in one file, transformed in another (``transform_first`` then
     ``DataLoader``): both drafted, the batches MXNet's."""
@@ -2219,13 +2233,7 @@ def test_a_dataset_class_of_another_file_keeps_gluons_transforms(tmp_path):
             data = Squares().transform_first(lambda x: x * 2)
             return [(x, y) for x, y in gluon.data.DataLoader(data, batch_size=4)]
         """))
-    rep = report.scan(src)
-    out = tmp_path / "out"
-    out.mkdir()
-    fired = set()
-    for f in rep.analysed:
-        (out / f.path).write_text(f.draft.source)
-        fired |= {rule for _, rule in f.draft.rewritten}
+    out, fired, _ = drafted_folder(src, tmp_path / "out")
     assert {"dataset-base", "dataset-transform-first", "dataloader"} <= fired
     try:
         _import_from(src, "squares44")
@@ -2451,6 +2459,24 @@ def test_save_parameters_writes_a_state_dict(tmp_path):
     saved = torch.load(path)
     assert saved.keys() == ns["net"].state_dict().keys()
     assert all(torch.equal(saved[k], v) for k, v in ns["net"].state_dict().items())
+
+
+
+def test_load_parameters_on_a_device_reads_back_what_was_saved(tmp_path):
+    """load-parameters with ctx (one device, as the word-LM example's context is): the
+    module there, its values those saved over the ones set after saving."""
+    path = tmp_path / "net.params"
+    code = ("ctx = mx.gpu(0) if False else mx.cpu()\nnet = nn.Dense(3, in_units=2)\n"
+            f"net.initialize()\nnet.save_parameters({str(path)!r})\n"
+            "net.initialize(mx.init.One(), force_reinit=True)\n"
+            f"net.load_parameters({str(path)!r}, ctx)\n")
+    ns = run_draft(code, {"save-parameters", "load-parameters"})
+    saved = torch.load(path)
+    mx_net = run_mxnet(code)["net"]     # writes MXNet's file there
+    assert [p.device.type for p in ns["net"].parameters()] == ["cpu", "cpu"]
+    assert all(torch.equal(v, saved[k]) for k, v in ns["net"].state_dict().items())
+    assert not torch.equal(ns["net"][1].weight, torch.ones(3, 2))
+    assert not np.array_equal(mx_net.weight.data().asnumpy(), np.ones((3, 2)))
 
 
 # -- a whole script ---------------------------------------------------------------------------
@@ -2809,3 +2835,246 @@ def test_accuracy_of_a_loaders_batches_as_gluons():
     assert len(mx_env["accs"]) == 3 and 0 < mx_env["hits"] < 10
     assert pt_env["accs"] == pytest.approx(mx_env["accs"], abs=1e-7)
     assert pt_env["hits"] == mx_env["hits"]
+
+
+# -- a word language model: tied weights, begin_state, gradient clipping, WikiText -----------
+
+WORD_LM_CLASS = textwrap.dedent("""\
+    class LM(gluon.HybridBlock):
+        def __init__(self, mode, vocab, size, layers, **kwargs):
+            super(LM, self).__init__(**kwargs)
+            with self.name_scope():
+                self.encoder = nn.Embedding(vocab, size, weight_initializer=mx.init.Uniform(0.1))
+                if mode == 'lstm':
+                    self.rnn = gluon.rnn.LSTM(size, layers, input_size=size)
+                else:
+                    self.rnn = gluon.rnn.GRU(size, layers, input_size=size)
+                self.decoder = nn.Dense(vocab, in_units=size, params=self.encoder.params)
+                self.size = size
+
+        def hybrid_forward(self, F, inputs, hidden):
+            output, hidden = self.rnn(self.encoder(inputs), hidden)
+            return self.decoder(output.reshape((-1, self.size))), hidden
+
+        def begin_state(self, *args, **kwargs):
+            return self.rnn.begin_state(*args, **kwargs)
+    """)
+WORD_LM = WORD_LM_CLASS + "\n\n" + textwrap.dedent("""\
+    model = LM(MODE, 12, 6, 2)
+    model.initialize(mx.init.Xavier())
+
+
+    def step(data, max_norm=None):
+        hidden = model.begin_state(func=mx.nd.zeros, batch_size=data.shape[1], ctx=mx.cpu())
+        with autograd.record():
+            output, hidden = model(data, hidden)
+            output.sum().backward()
+        grads = [p.grad(mx.cpu()) for p in model.collect_params().values()]
+        norm = None if max_norm is None else gluon.utils.clip_global_norm(grads, max_norm)
+        return output, hidden, norm, grads
+    """)
+
+
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_a_word_language_model_ties_clips_and_starts_as_gluon(mode):
+    """MXNet's word-LM shapes: a Dense given the Embedding's ``params`` (one weight, the
+    Dense's own bias: layer-shared-params), the block's begin_state passing func=nd.zeros
+    and ctx on to its layer (begin-state rules), the gradients of collect_params().values()
+    (the tied weight's the sum over both uses): the same outputs, states and gradients in
+    float64; then clip_global_norm in float32 (MXNet's own fails on float64 arrays: it
+    concatenates its float64 scale with a float32 one), the same norm and clipped
+    gradients within float32's rounding."""
+    code = WORD_LM.replace("MODE", repr(mode))
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"layer-shared-params", "rnn-begin-state", "begin-state-func",
+                              "params-values-grads", "parameter-grad", "clip-global-norm",
+                              "block-to-module"})
+    mx_model, pt_model = mx_env["model"], pt_env["model"]
+    assert pt_model.decoder[1].weight is pt_model.encoder.weight
+    mx_params = list(mx_model.collect_params().values())
+    pt_params = list(pt_model.parameters())
+    assert [p.shape for p in mx_params] == [tuple(p.shape) for p in pt_params]
+    rng = np.random.default_rng(11)
+    values = [rng.standard_normal(p.shape) * 0.3 for p in mx_params]
+    data = rng.integers(0, 12, (5, 3))
+    for dtype, max_norm, tol in (("float64", None, 1e-10), ("float32", 1e3, 2e-5),
+                                 ("float32", 0.5, 2e-5)):
+        mx_model.cast(dtype)
+        pt_model.to(getattr(torch, dtype))
+        with torch.no_grad():
+            for p, t, v in zip(mx_params, pt_params, values):
+                p.set_data(nd.array(v, dtype=dtype))
+                t.copy_(torch.from_numpy(v))
+                t.grad = None
+        mx_out, mx_hidden, mx_norm, mx_grads = mx_env["step"](nd.array(data, dtype=dtype),
+                                                              max_norm)
+        pt_out, pt_hidden, pt_norm, pt_grads = pt_env["step"](torch.from_numpy(data), max_norm)
+        assert pt_out.dtype == getattr(torch, dtype)
+        for m, t in [(mx_out, pt_out), *zip(mx_hidden, pt_hidden), *zip(mx_grads, pt_grads)]:
+            np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=tol, atol=tol)
+        if max_norm is not None:
+            assert isinstance(pt_norm, float) and pt_norm == pytest.approx(mx_norm, rel=tol)
+            clipped = math.sqrt(sum(float((g.double() ** 2).sum()) for g in pt_grads))
+            assert clipped == pytest.approx(min(mx_norm, max_norm), rel=1e-5)
+    assert mx_hidden[0].shape == (2, 3, 6) and mx_norm > 0.5
+
+
+RNN_STATES = textwrap.dedent("""\
+    layer = gluon.rnn.LSTM(4, 2, input_size=3)
+    layer.initialize()
+    ones = layer.begin_state(5, mx.nd.ones, dtype='float64')
+    zeros = layer.begin_state(batch_size=2)
+    """)
+
+
+def test_begin_state_on_a_layer_takes_gluons_func_and_dtype():
+    """rnn-begin-state on a layer variable: func=nd.ones (positional) and a dtype, as Gluon's."""
+    mx_env, pt_env = run_mxnet(RNN_STATES), run_draft(RNN_STATES, {"rnn-begin-state", "rnn-lstm"})
+    for key in ("ones", "zeros"):
+        for m, t in zip(mx_env[key], pt_env[key]):
+            assert t.dtype == getattr(torch, m.dtype.__name__) and tuple(t.shape) == m.shape
+            np.testing.assert_array_equal(t.numpy(), m.asnumpy())
+
+
+@pytest.mark.parametrize("owner, layer, shared", [
+    ("nn.Dense(4, in_units=3)", "nn.Dense(4, in_units=3, params=owner.params)",
+     ("weight", "bias")),
+    ("nn.Dense(4, in_units=3, flatten=False)",
+     "nn.Dense(4, in_units=3, flatten=False, params=owner.collect_params())",
+     ("weight", "bias")),
+    ("nn.Embedding(4, 3)", "nn.Dense(4, in_units=3, use_bias=True, params=owner.params)",
+     ("weight",)),
+    ("nn.Dense(4, in_units=3)", "nn.Dense(4, in_units=3, use_bias=False, params=owner.params)",
+     ("weight",)),
+    ("nn.Conv2D(2, 3, in_channels=1)", "nn.Conv2D(2, 3, in_channels=1, params=owner.params)",
+     ("weight", "bias")),
+])
+def test_shared_params_share_what_gluon_shares(owner, layer, shared):
+    """layer-shared-params: the parameters Gluon's shared dictionary hands the layer are the
+    owner's very ones; the others (a Dense's bias on an Embedding) its own."""
+    code = f"owner = {owner}\nlayer = {layer}\nowner.initialize()\nlayer.initialize()\n"
+    mx_env = run_mxnet(code)
+    pt_env = run_draft(code, {"layer-shared-params"})
+    mx_same = {k for k in ("weight", "bias") if hasattr(mx_env["layer"], k)
+               and getattr(mx_env["layer"], k) is getattr(mx_env["owner"], k, None)}
+    assert mx_same == set(shared)
+    pt_layer, pt_owner = (m[1] if isinstance(m, torch.nn.Sequential) else m
+                          for m in (pt_env["layer"], pt_env["owner"]))
+    pt_same = {k for k in ("weight", "bias") if getattr(pt_layer, k, None) is not None
+               and getattr(pt_layer, k) is getattr(pt_owner, k, None)}
+    assert pt_same == set(shared)
+
+
+def test_shared_params_of_another_shape_are_refused_in_both():
+    code = "owner = nn.Embedding(5, 3)\nlayer = nn.Dense(4, in_units=3, params=owner.params)\n"
+    with pytest.raises(AssertionError):
+        run_mxnet(code)
+    with pytest.raises(ValueError, match=r"shape \(4, 3\).*\(5, 3\)"):
+        run_draft(code, {"layer-shared-params"})
+
+
+def test_clip_global_norm_warns_and_returns_an_array_as_gluon():
+    code = ("grads = [nd.array([[3.0, float('nan')]]), nd.array([4.0])]\n"
+            "kept = [nd.array([3.0]), nd.array([4.0])]\n"
+            "norm = gluon.utils.clip_global_norm(kept, 1.0, check_isfinite=False)\n")
+    mx_env, pt_env = run_mxnet(code), run_draft(code, {"clip-global-norm"})
+    assert tuple(pt_env["norm"].shape) == mx_env["norm"].shape == (1,)
+    for m, t in zip(mx_env["kept"], pt_env["kept"]):
+        np.testing.assert_allclose(t.numpy(), m.asnumpy(), rtol=1e-6)
+    bad = "gluon.utils.clip_global_norm(grads, 1.0)\n"
+    with pytest.warns(UserWarning, match="nan or inf"):
+        run_mxnet(code + bad)
+    with pytest.warns(UserWarning, match="nan or inf"):
+        run_draft(code + bad, {"clip-global-norm"})
+
+
+def test_grad_of_a_frozen_parameter_raises_in_both():
+    code = ("net = nn.Dense(2, in_units=3)\nnet.initialize()\n"
+            "net.collect_params().setattr('grad_req', 'null')\n"
+            "grads = [p.grad() for p in net.collect_params().values()]\n")
+    with pytest.raises(RuntimeError):
+        run_mxnet(code)
+    with pytest.raises(RuntimeError, match="frozen"):
+        run_draft(code, {"params-values-grads", "parameter-grad"})
+
+
+WIKITEXT = textwrap.dedent("""\
+    train = gluon.contrib.data.text.KIND(root, 'train', seq_len=4)
+    vocab = train.vocabulary
+    valid = gluon.contrib.data.text.KIND(root, segment='validation', vocab=vocab, seq_len=3)
+    items = [train[i] for i in range(len(train))] + [valid[i] for i in range(len(valid))]
+    tokens, unknown = vocab.idx_to_token, vocab.to_indices(['b', 'never'])
+    """)
+
+
+@pytest.mark.parametrize("kind, files", [("WikiText2", "wiki"), ("WikiText103", "wiki")])
+def test_wikitext_gives_gluons_rows_and_vocabulary(kind, files, tmp_path, monkeypatch):
+    """wikitext2/wikitext103: the same vocabulary (frequency order, ties by string, '<unk>'
+    and '<eos>' first, the file's own '<unk>' not twice), rows of int32 indices and labels,
+    the validation segment on the training vocabulary (its unknown words 0). (MXNet's check
+    of the files' SHA-1 is switched off: these files are made here.)"""
+    import mxnet.gluon.contrib.data.text as text
+
+    lines = {"train": [" = A = ", "", " b c b <unk> d , e . ", " c\tb b z ", ""],
+             "valid": [" b q c ", " x y b "], "test": [" b "]}
+    for segment, body in lines.items():
+        (tmp_path / f"{files}.{segment}.tokens").write_text("\n".join(body) + "\n")
+    monkeypatch.setattr(text, "check_sha1", lambda *args: True)
+    code = WIKITEXT.replace("KIND", kind)
+    mx_env = run_mxnet(code, root=str(tmp_path))
+    pt_env = run_draft(code, {kind.lower()}, root=str(tmp_path))
+    assert pt_env["tokens"] == mx_env["tokens"] and pt_env["unknown"] == mx_env["unknown"]
+    assert len(pt_env["items"]) == len(mx_env["items"]) > 3
+    for (md, ml), (pd, pl) in zip(mx_env["items"], pt_env["items"]):
+        assert pd.dtype == torch.int32 and md.dtype == np.int32
+        np.testing.assert_array_equal(pd.numpy(), md.asnumpy())
+        np.testing.assert_array_equal(pl.numpy(), ml.asnumpy())
+
+
+def test_a_model_module_imported_whole_types_what_it_builds(tmp_path):
+    """The word-LM example's ``import model`` then ``model = model.RNNModel(…)``: the block
+    typed from the other file (its initialize, begin_state and load_parameters drafted), both
+    drafts free of MXNet; the same states and the same float64 outputs once the weights are
+    copied."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "lm45.py").write_text("import mxnet as mx\nfrom mxnet import gluon\n"
+                                 "from mxnet.gluon import nn\n\n\n" + WORD_LM_CLASS)
+    (src / "run45.py").write_text(textwrap.dedent("""\
+        import mxnet as mx
+        import lm45
+
+        context = mx.cpu()
+        model = lm45.LM('gru', 7, 4, 1)
+        model.initialize(mx.init.Xavier(), ctx=context)
+
+
+        def forward(data, path):
+            model.save_parameters(path)
+            model.load_parameters(path, context)
+            hidden = model.begin_state(func=mx.nd.zeros, batch_size=data.shape[1], ctx=context)
+            return model(data, hidden)
+        """))
+    out, fired, drafts = drafted_folder(src, tmp_path / "out")
+    assert not any(re.search(r"^\s*(import mxnet|from mxnet)", d, re.M) for d in drafts)
+    assert {"initialize", "rnn-begin-state", "load-parameters", "layer-shared-params"} <= fired
+    data = np.random.default_rng(3).integers(0, 7, (5, 2))
+    try:
+        _import_from(src, "lm45")
+        mx_run = _import_from(src, "run45")
+        _import_from(out, "lm45")
+        pt_run = _import_from(out, "run45")
+    finally:
+        for name in ("lm45", "run45"):
+            sys.modules.pop(name, None)
+    mx_model, pt_model = mx_run.model, pt_run.model
+    mx_model.cast("float64")
+    pt_model.double()
+    with torch.no_grad():
+        for p, t in zip(mx_model.collect_params().values(), pt_model.parameters(), strict=True):
+            t.copy_(torch.from_numpy(p.data().asnumpy()))
+    mx_out, mx_hidden = mx_run.forward(nd.array(data, dtype="float64"),
+                                       str(tmp_path / "mx.params"))
+    pt_out, pt_hidden = pt_run.forward(torch.from_numpy(data), str(tmp_path / "pt.params"))
+    for m, t in [(mx_out, pt_out), *zip(mx_hidden, pt_hidden, strict=True)]:
+        np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=1e-12, atol=1e-12)

@@ -204,9 +204,15 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     *[Case(f"activation-{a}", {"activation"}, f"result = nn.Activation('{a}')", {"x": X * 3},
            call=("x",)) for a in ("relu", "sigmoid", "tanh", "softsign")],
     Case("flatten-layer", {"flatten-layer"}, "result = nn.Flatten()", {"x": X3}, call=("x",)),
-    Case("softmax-ce", {"softmax-ce-loss"}, "result = gluon.loss.SoftmaxCrossEntropyLoss()",
-         {"pred": _u(4, 3), "label": np.array([0, 2, 1, 1], np.float32)},
-         call=("pred", "label"), long=("label",)),
+    Case("softmax-ce", {"softmax-ce-loss"},
+         "result = gluon.loss.SoftmaxCrossEntropyLoss()(pred, label)",
+         {"pred": _u(4, 3), "label": np.array([0, 2, 1, 1], np.float32)}),
+    Case("softmax-ce-column-labels", {"softmax-ce-loss"},       # the word LM's (N·T, 1)
+         "result = gluon.loss.SoftmaxCrossEntropyLoss()(pred, label)",
+         {"pred": _u(4, 3), "label": np.array([[0], [2], [1], [1]], np.float32)}),
+    Case("softmax-ce-sequence", {"softmax-ce-loss"},            # (N, T, C): T averaged
+         "result = gluon.loss.SoftmaxCrossEntropyLoss()(pred, label)",
+         {"pred": _u(2, 3, 4), "label": np.array([[0, 3, 1], [2, 2, 0]], np.float32)}),
     # whole scripts: layers without input sizes (PyTorch's lazy layers), activations
     Case("dense-lazy", {"dense-lazy-activation"}, "result = nn.Dense(5)", {"x": X3},
          call=("x",)),
@@ -763,6 +769,23 @@ def test_rules_are_documented():
 
 #: calls a conditional rule must leave alone: (rule, code)
 NEGATIVE = [
+    ("params-values-grads", "net = nn.Dense(2, in_units=3)\n"
+                            "result = [p.grad() for p in net.collect_params().values() "
+                            "if p.grad_req != 'null']"),
+    ("params-values-grads", "net = nn.Dense(2, in_units=3)\n"
+                            "result = [p.data() for p in net.collect_params().values()]"),
+    ("parameter-grad", "net = nn.Dense(2, in_units=3)\n"
+                       "result = [(p.grad(), p.name) for p in net.collect_params().values()]"),
+    ("layer-shared-params", "owner = nn.Dense(4)\nresult = nn.Dense(4, params=owner.params)"),
+    ("layer-shared-params", "result = nn.Dense(4, in_units=3, params=shared)"),
+    ("rnn-begin-state", "layer = gluon.rnn.LSTM(4, input_size=3, state_clip_min=-1)\n"
+                        "result = layer.begin_state(2)"),
+    ("rnn-begin-state", "layer = gluon.rnn.LSTM(4, input_size=3)\n"
+                        "result = layer.begin_state(2, func=mx.nd.random.uniform)"),
+    ("begin-state-func", "cell = gluon.rnn.LSTMCell(4)\n"
+                         "result = cell.begin_state(2, func=mx.nd.zeros)"),
+    ("begin-state-func", "result = helper(func=mx.nd.zeros)"),
+    ("load-parameters", "net = nn.Dense(3)\nnet.load_parameters('f', ctx=[mx.cpu(0), mx.cpu(1)])"),
     ("nd-exp", "result = nd.exp(x, name='e')"),
     ("nd-exp", "result = nd.exp(*xs)"),
     ("nd-zeros", "result = nd.zeros((2,), ctx=[mx.cpu(0), mx.cpu(1)])"),

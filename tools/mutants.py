@@ -1319,6 +1319,83 @@ src("src/sidebyside/migrate/resolve.py", "draft-returned-tuple-untyped",
     "as torch's, which needs a scalar",
     targets=(f"{PORT}::test_a_trainer_a_function_returns_in_a_tuple_is_the_drafts",))
 
+WLM = f"{PORT}::test_a_word_language_model_ties_clips_and_starts_as_gluon"
+src(HELPERS, "draft-shared-params-not-shared",
+    "        setattr(target, name, param)\n",
+    "        setattr(target, name, torch.nn.Parameter(param.detach().clone()))\n", "call-swap",
+    "params=encoder.params ported as a copy of the weight (two weights that drift apart, "
+    "not one tied weight)", targets=(WLM,))
+src(HELPERS, "draft-shared-params-bias-too",
+    "        if name not in mine:\n            continue\n",
+    "        if name not in mine:\n            setattr(target, name, param)\n            "
+    "continue\n", "check-weakened",
+    "a Dense tied to an Embedding given every parameter the owner has",
+    targets=(f"{PORT}::test_shared_params_share_what_gluon_shares",))
+src(HELPERS, "draft-clip-eps-torchs",
+    "        scale = torch.clamp(max_norm / (total + 1e-8), max=1.0)\n",
+    "        scale = torch.clamp(max_norm / (total + 1e-6), max=1.0)\n", "default-changed",
+    "clip_global_norm with torch's clip_grad_norm_ epsilon (1e-6, not 1e-8)", targets=(WLM,),
+    equivalent="1e-6 against a norm near 1 moves the scale by ~1e-6 relative, inside the "
+    "float32 tolerance: the notes say why the helper keeps MXNet's 1e-8")
+src(HELPERS, "draft-clip-always-scales",
+    "        scale = torch.clamp(max_norm / (total + 1e-8), max=1.0)\n",
+    "        scale = max_norm / (total + 1e-8)\n", "check-weakened",
+    "clip_global_norm scaling gradients up when their norm is below max_norm", targets=(WLM,))
+src(HELPERS, "draft-clip-squares-not-summed",
+    "        total = torch.sqrt(sum(torch.dot(a.reshape(-1), a.reshape(-1)).to(device)\n",
+    "        total = torch.sqrt(max(torch.dot(a.reshape(-1), a.reshape(-1)).to(device)\n",
+    "call-swap", "the global norm taken as the largest array's norm", targets=(WLM,))
+src(HELPERS, "draft-grad-none-kept",
+    "    if param.grad is None:\n        param.grad = torch.zeros_like(param)\n",
+    "    if param.grad is None:\n        return torch.zeros_like(param)\n", "missing-call",
+    "grad() of a parameter before any backward: a detached zero tensor, not its gradient",
+    targets=(f"{PORT}::test_grad_of_a_frozen_parameter_raises_in_both",),
+    equivalent="the frozen parameter raises before; no test reads a gradient before backward")
+src(HELPERS, "draft-begin-state-ignores-func",
+    "            return [(func or torch.zeros)(shape, dtype=dtype or p.dtype,\n",
+    "            return [torch.zeros(shape, dtype=dtype or p.dtype,\n", "default-dropped",
+    "begin_state's func ignored (nd.ones gives zeros)",
+    targets=(f"{PORT}::test_begin_state_on_a_layer_takes_gluons_func_and_dtype",))
+src(HELPERS, "draft-begin-state-ignores-dtype",
+    "            dtype = kwargs.pop(\"dtype\", None)\n",
+    "            dtype = kwargs.pop(\"dtype\", None) and None\n", "dtype",
+    "begin_state's dtype ignored (float64 asked, float32 given)",
+    targets=(f"{PORT}::test_begin_state_on_a_layer_takes_gluons_func_and_dtype",))
+src(HELPERS, "draft-vocab-ties-unsorted",
+    "        ranked = sorted(sorted(counter.items(), key=lambda kv: kv[0]), key=lambda kv: kv[1],\n",
+    "        ranked = sorted(counter.items(), key=lambda kv: kv[1],\n", "off-by-one",
+    "the vocabulary's ties in count in the file's order, not by string",
+    targets=(f"{PORT}::test_wikitext_gives_gluons_rows_and_vocabulary",))
+src(HELPERS, "draft-wikitext-eos-dropped",
+    "        words = [w for line in content.splitlines() for w in (line.split() + [\"<eos>\"]\n",
+    "        words = [w for line in content.splitlines() for w in (line.split() + []\n",
+    "missing-call", "WikiText's lines joined without '<eos>'",
+    targets=(f"{PORT}::test_wikitext_gives_gluons_rows_and_vocabulary",))
+src(HELPERS, "draft-wikitext-labels-not-shifted",
+    "        self._label = torch.from_numpy(ids[1:][:rows].reshape(-1, seq_len).copy())\n",
+    "        self._label = torch.from_numpy(ids[:-1][:rows].reshape(-1, seq_len).copy())\n",
+    "off-by-one", "a language model's labels the inputs themselves, not the next tokens",
+    targets=(f"{PORT}::test_wikitext_gives_gluons_rows_and_vocabulary",))
+src(RULES_PY, "draft-values-grads-with-condition",
+    "    if not (isinstance(gen, ast.comprehension) and gen.iter is values and not gen.ifs\n",
+    "    if not (isinstance(gen, ast.comprehension) and gen.iter is values\n",
+    "check-weakened", "any comprehension over collect_params().values() taken for the "
+    "parameters with gradients", targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
+src("src/sidebyside/migrate/resolve.py", "draft-comprehension-untyped",
+    "            self._bind(gen.target, item if item and not item.startswith(\"list[\") else None,\n",
+    "            self._bind(gen.target, None,\n", "missing-call",
+    "a comprehension's parameter left untyped: its grad(ctx) kept as MXNet's", targets=(WLM,))
+src(RULES_PY, "draft-load-any-device",
+    "    return bool(values) and all(device(v) for v in values)\n",
+    "    return True\n", "check-weakened",
+    "load_parameters(f, ctx) rewritten whatever ctx is (a list of devices: Gluon's copies on "
+    "each, torch's one module)", targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
+src("src/sidebyside/migrate/resolve.py", "draft-module-class-untyped",
+    "                if full in self.local_classes:   # import model; model.RNNModel(…)\n",
+    "                if False:   # import model; model.RNNModel(…)\n", "missing-call",
+    "import model; model.RNNModel(…) left untyped: its initialize and load_parameters kept "
+    "as Gluon's", targets=(f"{PORT}::test_a_model_module_imported_whole_types_what_it_builds",))
+
 MUTANTS.extend(catalogue_swaps())
 
 

@@ -129,8 +129,8 @@ def test_the_legacy_notebooks_code_reports_every_row_of_their_summary(number, ab
 
 # what the draft leaves unmarked in notebook 16's scripts, decided by hand from the port
 # notebook 16 made: the device list it rewrites (context = [mx.gpu(i) …] else [mx.cpu()]);
-# the metric (the draft's GluonAccuracy keeps update/get/reset); the seed; the loss's
-# backward() (the sum it means); hybridize(), dropped where LibCST carries out statement
+# the metric (the draft's GluonAccuracy keeps update/get/reset); the seed; the loss (the
+# draft's helper is Gluon's, labels and all) and its backward() (the sum it means); hybridize(), dropped where LibCST carries out statement
 # rewrites (the migrate extra); the data module's DummyIter, a DataIter of its own that
 # builds its batch of zeros (GluonDataIter, GluonDataBatch); MNISTIter (GluonMNISTIter, MXNet's
 # batches in MXNet's order). Every other site needs a decision
@@ -139,15 +139,14 @@ UNMARKED_16 = {"examples/image_classification/image_classification.py":
                {"mx.cpu", "mx.gpu", "mx.Context", "mx.metric.Accuracy",
                 "mx.metric.EvalMetric.update",
                 "mx.metric.EvalMetric.get", "mx.metric.EvalMetric.reset", "mx.random.seed",
-                "mx.nd.NDArray.backward"}
+                "mx.nd.NDArray.backward", "mx.gluon.loss.SoftmaxCrossEntropyLoss"}
                | ({"mx.gluon.Block.hybridize"} if structure.available() else set()),
                "examples/image_classification/data.py": {"mx.io.DataIter", "mx.io.DataBatch",
                                                           "mx.nd.zeros", "mx.io.MNISTIter"}}
-# the decisions named beyond [port]: which kvstore, the loss's labels and the softmax
+# the decisions named beyond [port]: which kvstore, the softmax
 # output, fit's defaults (MNISTIter's scaling and last batch: the draft's helper keeps them)
 RULES_16 = {"examples/image_classification/image_classification.py":
-            {"port", "kvstore-sums", "module-fit-defaults", "softmax-ce-options",
-             "softmax-output-loss"},
+            {"port", "kvstore-sums", "module-fit-defaults", "softmax-output-loss"},
             "examples/image_classification/data.py": {"port"}}
 
 
@@ -171,9 +170,9 @@ def test_the_draft_marks_exactly_the_sites_that_need_a_decision():
     assert all(s.rewrite for s in by_line[line])
     module_line = next(s.site.line for s in main.sites if s.site.name == "mx.mod.Module")
     assert not any(s.rewrite for s in by_line[module_line])
-    # the loss is rewritten, but its labels' dtype and logits' layout are a decision: marked
+    # the loss is Gluon's own (the helper takes its float labels and layouts): not marked
     (ce,) = [s for s in main.sites if s.site.name == "mx.gluon.loss.SoftmaxCrossEntropyLoss"]
-    assert ce.rewrite == "softmax-ce-loss" and ce.site.line in {
+    assert ce.rewrite == "softmax-ce-loss" and ce.site.line not in {
         m.line for m in main.draft.marked}
     # the Trainer is the helper's, the script's kvstore option passed for it to check when
     # the draft runs (a distributed one refused), and still marked: a distributed kvstore

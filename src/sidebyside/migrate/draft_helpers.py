@@ -253,6 +253,76 @@ def gluon_scoped(module):
     return module
 
 
+def gluon_share_params(layer, owner):
+    """A layer built with ``params=owner.params`` (or ``owner.collect_params()``): each of
+    the layer's parameters that ``owner`` holds itself under the same name (weight, bias) is
+    owner's very parameter, as Gluon finds it in the shared dictionary (a Dense tied to an
+    Embedding shares the weight and keeps its own bias); a shape that differs raises, as
+    Gluon's does. ``owner`` a Dense, Conv or Embedding layer. The layer is returned."""
+    def own(module):   # a layer's parameters, through the draft's Sequential(Flatten, Linear)
+        direct = dict(module.named_parameters(recurse=False))
+        if direct:
+            return module, direct
+        holders = [c for c in module.children() if any(True for _ in c.parameters())]
+        return own(holders[0]) if len(holders) == 1 else (module, {})
+
+    import torch
+
+    target, mine = own(layer)
+    holder, theirs = own(owner)
+    kinds = (torch.nn.Linear, torch.nn.modules.conv._ConvNd, torch.nn.Embedding)
+    if not isinstance(holder, kinds):   # Gluon's names (gamma, i2h_weight...) differ there
+        raise TypeError(f"params=: the draft shares the parameters of a Dense, Conv or "
+                        f"Embedding layer, not of a {type(holder).__name__}")
+    for name, param in theirs.items():
+        if name not in mine:
+            continue
+        if tuple(mine[name].shape) != tuple(param.shape):
+            raise ValueError(f"params=: the layer's {name} has shape {tuple(mine[name].shape)},"
+                             f" the shared one {tuple(param.shape)}")
+        setattr(target, name, param)
+    return layer
+
+
+def gluon_grad(param):
+    """Parameter.grad(ctx): the parameter's gradient, to read or change in place (zeros
+    before any backward, as Gluon's buffer is); a frozen parameter raises, as Gluon's
+    grad_req='null' does."""
+    import torch
+
+    if not param.requires_grad:
+        raise RuntimeError("grad(): the parameter is frozen (Gluon's grad_req='null'): it has "
+                           "no gradient")
+    if param.grad is None:
+        param.grad = torch.zeros_like(param)
+    return param.grad
+
+
+def gluon_clip_global_norm(arrays, max_norm, check_isfinite=True):
+    """gluon.utils.clip_global_norm(arrays, max_norm, check_isfinite): the arrays (gradients)
+    scaled in place by max_norm / (total + 1e-8) where that is below 1, total their joint
+    2-norm; returns total (a float; a (1,) tensor when check_isfinite is False), warning when
+    it is not finite, as Gluon's does."""
+    import math
+    import warnings
+
+    import torch
+
+    if len(arrays) == 0:
+        raise ValueError("clip_global_norm: no arrays")
+    with torch.no_grad():
+        device = arrays[0].device
+        total = torch.sqrt(sum(torch.dot(a.reshape(-1), a.reshape(-1)).to(device)
+                               for a in arrays)).reshape(1)
+        if check_isfinite and not math.isfinite(total.item()):
+            warnings.warn(UserWarning("nan or inf is detected. Clipping results will be "
+                                      "undefined."), stacklevel=2)
+        scale = torch.clamp(max_norm / (total + 1e-8), max=1.0)
+        for a in arrays:
+            a.mul_(scale.to(a.device))
+    return total.item() if check_isfinite else total
+
+
 def gluon_embedding(input_dim, output_dim, weight_initializer=None):
     """nn.Embedding(input_dim, output_dim, weight_initializer=...): torch's Embedding (the
     same ``weight``) reading indices as Gluon's: float ones truncated to integers (MXNet's
@@ -2170,6 +2240,80 @@ class GluonDatasetBase:
         return GluonDataset(self, fn, first=True)
 
 
+class GluonVocabulary:
+    """mx.contrib.text.vocab.Vocabulary(counter, reserved_tokens=[...]) as the WikiText
+    datasets build it: index 0 the unknown token '<unk>', then the reserved tokens, then the
+    counted tokens by falling count (ties in string order)."""
+
+    def __init__(self, counter, reserved_tokens=(), unknown_token="<unk>"):
+        self.unknown_token, self.reserved_tokens = unknown_token, list(reserved_tokens)
+        self.idx_to_token = [unknown_token, *reserved_tokens]
+        skip = set(self.idx_to_token)
+        ranked = sorted(sorted(counter.items(), key=lambda kv: kv[0]), key=lambda kv: kv[1],
+                        reverse=True)
+        self.idx_to_token += [t for t, _ in ranked if t not in skip]
+        self.token_to_idx = {t: i for i, t in enumerate(self.idx_to_token)}
+
+    def __len__(self):
+        return len(self.idx_to_token)
+
+    def to_indices(self, tokens):
+        if isinstance(tokens, str):
+            return self.token_to_idx.get(tokens, 0)
+        return [self.token_to_idx.get(t, 0) for t in tokens]
+
+    def to_tokens(self, indices):
+        if isinstance(indices, int):
+            return self.idx_to_token[indices]
+        return [self.idx_to_token[i] for i in indices]
+
+
+class GluonWikiText(GluonDatasetBase):
+    """gluon.contrib.data.text.WikiText2 / WikiText103(root, segment, vocab, seq_len): the
+    segment's tokens (each line's whitespace-split words and '<eos>'), as indices of ``vocab``
+    (built from this segment's counts when not given, as Gluon's), item i the (seq_len,)
+    int32 inputs and the next tokens as labels, the tail short of a whole row dropped.
+    The files (wiki.train.tokens, wiki.valid.tokens, wiki.test.tokens) are read from
+    ``root``: unzip wikitext-2-v1.zip (or -103-) there first; Gluon downloads it."""
+
+    FILES = {"train": "wiki.train.tokens", "validation": "wiki.valid.tokens",
+             "test": "wiki.test.tokens"}
+
+    def __init__(self, root=None, segment="train", vocab=None, seq_len=35, kind="wikitext-2"):
+        import collections
+        import os
+        import re
+
+        import numpy
+        import torch
+
+        if root is None:   # Gluon's default: $MXNET_HOME/datasets/<kind>
+            root = os.path.join(os.environ.get("MXNET_HOME", "~/.mxnet"), "datasets", kind)
+        if segment not in self.FILES:
+            raise ValueError(f"segment {segment!r}: one of {sorted(self.FILES)}")
+        path = os.path.join(os.path.expanduser(root), self.FILES[segment])
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"{path}: unzip {kind}-v1.zip (the {kind} word-level "
+                                    f"dataset) into {root} first")
+        with open(path, encoding="utf8") as f:
+            content = f.read()
+        self.frequencies = collections.Counter(t for t in re.split(" |\n", content) if t)
+        self.vocabulary = vocab if vocab is not None else \
+            GluonVocabulary(self.frequencies, reserved_tokens=["<eos>"])
+        words = [w for line in content.splitlines() for w in (line.split() + ["<eos>"]
+                                                             if line.split() else [])]
+        ids = numpy.array(self.vocabulary.to_indices(words), dtype=numpy.int32)
+        rows = (len(ids) - 1) // seq_len * seq_len
+        self._data = torch.from_numpy(ids[:-1][:rows].reshape(-1, seq_len).copy())
+        self._label = torch.from_numpy(ids[1:][:rows].reshape(-1, seq_len).copy())
+
+    def __len__(self):
+        return len(self._label)
+
+    def __getitem__(self, idx):
+        return self._data[idx], self._label[idx]
+
+
 class GluonArrayDataset(GluonDatasetBase):
     """gluon.data.ArrayDataset(*arrays): item i is (a[i], b[i], ...), or a[i] alone for one
     array; the arrays must have one length. (Gluon turns a 1-D NDArray into numpy, so its
@@ -2534,13 +2678,15 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
     input_size): torch's layer (the same gates in the same order, weights of the same shapes
     in the same order) with Gluon's call: ``layer(x)`` gives the output alone,
     ``layer(x, states)`` gives (output, the states as a list: [h], or [h, c] for an LSTM);
-    layout 'NTC' is batch_first; ``begin_state(batch_size)`` gives zero states as a list.
+    layout 'NTC' is batch_first; ``begin_state(batch_size, func, ctx=, dtype=)`` gives the
+    zero states as a list.
     Without input_size (or 0) the layer is lazy, as Gluon's: the first layer's input weights
     take their size from the first input (a torch lazy module: an optimizer made before
     holds them). ``dropout`` between layers, when the layer trains (gluon_scoped makes that
     Gluon's scope)."""
     import math
 
+    import numpy
     import torch
 
     base = {"lstm": torch.nn.LSTM, "gru": torch.nn.GRU, "rnn": torch.nn.RNN}[mode]
@@ -2554,11 +2700,19 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
             out, new = super().forward(inputs, tuple(states) if mode == "lstm" else states[0])
             return out, (list(new) if mode == "lstm" else [new])
 
-        def begin_state(self, batch_size=0, **kwargs):
+        def begin_state(self, batch_size=0, func=None, **kwargs):
+            # Gluon's: each state made by func (zeros by default; the draft's torch.zeros or
+            # torch.ones for nd.zeros, nd.ones) in dtype (the layer's unless given), on ctx
+            # (the layer's device unless given); other keywords go to func, as Gluon's do
             p = next(self.parameters())
+            dtype = kwargs.pop("dtype", None)
+            if dtype is not None and not isinstance(dtype, torch.dtype):
+                dtype = getattr(torch, numpy.dtype(dtype).name)
+            device = kwargs.pop("ctx", None)
             shape = (self.num_layers * (2 if self.bidirectional else 1), batch_size,
                      self.hidden_size)
-            return [torch.zeros(shape, dtype=p.dtype, device=p.device)
+            return [(func or torch.zeros)(shape, dtype=dtype or p.dtype,
+                                          device=device or p.device, **kwargs)
                     for _ in range(2 if mode == "lstm" else 1)]
 
     class LazyGluonRNN(torch.nn.modules.lazy.LazyModuleMixin, GluonRNN):
@@ -2595,7 +2749,8 @@ HELPERS = {
     "GluonMode": (), "gluon_scope": ("GluonMode",), "gluon_scoped": ("GluonMode",),
     "gluon_pause": ("GluonMode", "gluon_scope"),
     "gluon_batch_norm": (), "gluon_instance_norm": (), "gluon_dropout": (), "gluon_split": (),
-    "gluon_embedding": (),
+    "gluon_embedding": (), "gluon_share_params": (), "gluon_grad": (),
+    "gluon_clip_global_norm": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (), "gluon_set_data": (),
@@ -2638,6 +2793,8 @@ HELPERS = {
     "gluon_get_mnist": (), "gluon_compare": (),
     "GluonDatasetBase": ("GluonDataset",),
     "GluonArrayDataset": ("GluonDatasetBase", "GluonDataset"), "gluon_imread": (),
+    "GluonVocabulary": (),
+    "GluonWikiText": ("GluonDatasetBase", "GluonDataset", "GluonVocabulary"),
     "GluonSequentialSampler": (), "GluonRandomSampler": (), "GluonIntervalSampler": (),
     "GluonImageFolderDataset": ("GluonDatasetBase", "GluonDataset", "gluon_imread"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),

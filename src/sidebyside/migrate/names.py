@@ -196,6 +196,7 @@ _EXACT_RETURNS = {
     "torch.manual_seed": "torch.Generator", "mx.random.seed": "None",
     "torch.cuda.is_available": "bool", "torch.nn.Parameter": TENSOR,
     "mx.gluon.ParameterDict.get": "mx.gluon.Parameter", "mx.gluon.Parameter": "mx.gluon.Parameter",
+    "mx.gluon.ParameterDict.values": "iterator[mx.gluon.Parameter]",
     # Gluon's datasets, and what their transform methods return: a dataset again
     **{f"mx.gluon.data.{c}": "mx.gluon.data.Dataset" for c in (
         "ArrayDataset", "SimpleDataset", "RecordFileDataset", "vision.MNIST",

@@ -571,6 +571,8 @@ class _Walker(ast.NodeVisitor):
                 full = ".".join([self.local_modules[parts[0]], *parts[1:]])  # model.get_net()
                 if f"{full}()" in self.local_classes:
                     return self.local_classes[f"{full}()"]
+                if full in self.local_classes:   # import model; model.RNNModel(…)
+                    return _self_type(self.local_classes[full])
             key = ".".join(_dotted(func) or [])
             if key in self.types and self.types[key] in (names.BLOCK, names.MODULE):
                 return names.NDARRAY if self.types[key] == names.BLOCK else names.TENSOR
@@ -631,6 +633,25 @@ class _Walker(ast.NodeVisitor):
         self.visit(node.target)
         for stmt in node.body + node.orelse:
             self.visit(stmt)
+
+    def _comprehension(self, node):
+        """[p.grad(ctx) for p in net.collect_params().values()]: each target typed by what it
+        iterates (a Parameter here), inside the comprehension only (its own scope)."""
+        saved = dict(self.types)
+        for gen in node.generators:
+            self.visit(gen.iter)
+            item = _ITEMS.get(self._type_of(gen.iter) or "")
+            self._bind(gen.target, item if item and not item.startswith("list[") else None,
+                       None)
+            self.visit(gen.target)
+            for cond in gen.ifs:
+                self.visit(cond)
+        for part in ("elt", "key", "value"):
+            if getattr(node, part, None) is not None:
+                self.visit(getattr(node, part))
+        self.types = saved
+
+    visit_ListComp = visit_SetComp = visit_GeneratorExp = visit_DictComp = _comprehension
 
     def visit_With(self, node):
         for item in node.items:
@@ -762,7 +783,8 @@ _GUESSED_PROPERTIES = {"context", "grad", "learning_rate", "data", "label", "pad
                        "dataset", "sampler", "device", "training", "requires_grad", "is_leaf"}
 #: what iterating over a value of each type gives
 _ITEMS = {names.DATAITER: names.DATABATCH, "mx.gluon.data.DataLoader": f"list[{names.NDARRAY}]",
-          names.TORCH_LOADER: f"list[{names.TENSOR}]"}
+          names.TORCH_LOADER: f"list[{names.TENSOR}]",
+          "iterator[mx.gluon.Parameter]": "mx.gluon.Parameter"}
 #: module names that are not constructs by themselves (their attributes are)
 _PLAIN_MODULES = {"mx", "mx.nd", "mx.np", "mx.npx", "mx.sym", "mx.gluon", "mx.gluon.nn",
                   "mx.gluon.rnn", "mx.gluon.loss", "mx.gluon.data", "mx.gluon.utils",

@@ -1459,6 +1459,95 @@ for _kind in ("LSTM", "GRU", "RNN"):
     RULE_HELPERS[f"rnn-{_kind.lower()}-dropout"] = ("gluon_rnn", "gluon_scoped")
 
 
+_RNN_LAYERS = {f"mx.gluon.rnn.{k}": k for k in ("LSTM", "GRU", "RNN")}
+#: nd.zeros / nd.ones handed to begin_state as its func: the torch factories the draft's
+#: layer (gluon_rnn) calls as func(shape, dtype=, device=)
+_STATE_FUNCS = {"mx.nd.zeros": "torch.zeros", "mx.nd.ones": "torch.ones"}
+
+
+def _drafted_rnn(analysis: Analysis, recv: ast.AST) -> bool:
+    """Whether ``recv`` (a name, or ``self.rnn``) is, wherever the file assigns it (in the
+    enclosing class for ``self.…``), a Gluon LSTM, GRU or RNN layer that an rnn rule rewrites
+    to gluon_rnn, or a block of the scan's own classes (Gluon's Block has no begin_state:
+    the call is that class's own method): one whose begin_state the draft keeps."""
+    if not _simple_name(recv):
+        return False
+    target = ast.unparse(recv)
+    scope = analysis.nodes()
+    if target.startswith("self."):
+        node, parents = recv, _parents(analysis)
+        while node is not None and not isinstance(node, ast.ClassDef):
+            node = parents.get(id(node))
+        if node is None:
+            return False
+        scope = list(ast.walk(node))
+    values = [n.value for n in scope if isinstance(n, ast.Assign)
+              and any(ast.unparse(t) == target for t in n.targets)]
+    if not values:
+        return False
+    for value in values:
+        site = analysis.site_at(value)
+        if site is None and isinstance(value, ast.Call) and analysis.qualname(value) is None \
+                and analysis.types.get(target) == "mx.gluon.Block":
+            continue   # model = RNNModel(…), a class of the file or of another of the scan
+        kind = _RNN_LAYERS.get(site.name) if site is not None else None
+        if kind is None or not (_rnn(kind)(site, analysis, ast.unparse)
+                                or _rnn(kind, dropping=True)(site, analysis, ast.unparse)):
+            return False
+    return True
+
+
+@_rule("rnn-begin-state", ["mx.gluon.Block.begin_state", "mx.gluon.rnn.LSTM.begin_state",
+                           "mx.gluon.rnn.GRU.begin_state", "mx.gluon.rnn.RNN.begin_state"],
+       "self.rnn.begin_state(batch_size=n, func=mx.nd.zeros, ctx=ctx)",
+       "self.rnn.begin_state(batch_size=n, func=torch.zeros, ctx=ctx)",
+       "the receiver a Gluon LSTM/GRU/RNN layer an rnn rule rewrote (wherever the file assigns "
+       "it): the helper's layer keeps Gluon's begin_state (batch_size, func, ctx, dtype, or "
+       "*args/**kwargs passed through); func absent, nd.zeros or nd.ones (→ torch.zeros, "
+       "torch.ones)")
+def _rnn_begin_state(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or recv is None or not _drafted_rnn(analysis, recv):
+        return None
+    if [type(a) for a in call.args] == [ast.Starred] and \
+            all(k.arg is None for k in call.keywords) and len(call.keywords) <= 1:
+        return f"{text_of(recv)}.begin_state({', '.join(text_of(a) for a in call.args)}" + \
+            "".join(f", **{text_of(k.value)}" for k in call.keywords) + ")"   # passed on
+    args = _bind(call, ("batch_size", "func", "ctx", "dtype"))
+    if args is None:
+        return None
+    func = args.get("func")
+    if func is not None:
+        got = analysis.site_at(func)
+        if got is None or got.name not in _STATE_FUNCS or isinstance(func, ast.Call):
+            return None
+        _consume(text_of, func)
+    parts = [f"{k}={_STATE_FUNCS[analysis.site_at(args[k]).name] if k == 'func' else text_of(args[k])}"
+             for k in ("batch_size", "func", "ctx", "dtype") if k in args]
+    if call.args and "batch_size" in args and args["batch_size"] is call.args[0]:
+        parts[0] = text_of(args["batch_size"])
+    return f"{text_of(recv)}.begin_state({', '.join(parts)})"
+
+
+@_rule("begin-state-func", ["mx.nd.zeros", "mx.nd.ones"],
+       "model.begin_state(func=mx.nd.zeros, batch_size=n, ctx=ctx)",
+       "model.begin_state(func=torch.zeros, batch_size=n, ctx=ctx)",
+       "nd.zeros or nd.ones named (not called) as the func= of a begin_state call on the "
+       "file's own block (whose begin_state hands it to its layer's): the torch factory the "
+       "draft's layer (gluon_rnn) calls as func(shape, dtype=, device=)")
+def _begin_state_func(site, analysis, text_of):
+    node = site.node
+    if isinstance(node, ast.Call):
+        return None
+    keyword = _parents(analysis).get(id(node))
+    call = _parents(analysis).get(id(keyword))
+    if not (isinstance(keyword, ast.keyword) and keyword.arg == "func"
+            and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "begin_state" and analysis.site_at(call) is None):
+        return None   # on a Gluon layer, rnn-begin-state rewrites the whole call
+    return _STATE_FUNCS[site.name]
+
+
 @_helper_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
               "gluon_embedding(1000, 64)",
               "input_dim and output_dim only (float32, dense gradient, the global "
@@ -1494,6 +1583,52 @@ def _embedding_initializer(site, analysis, text_of):
             f"weight_initializer={text_of(init)})")
 
 
+_SHARING = ("mx.gluon.nn.Dense", "mx.gluon.nn.Conv1D", "mx.gluon.nn.Conv2D",
+            "mx.gluon.nn.Conv3D", "mx.gluon.nn.Embedding")
+
+
+def _params_owner(node: ast.AST) -> ast.AST | None:
+    """``x`` for ``params=x.params`` or ``params=x.collect_params()`` (x a name or an
+    attribute chain), else None."""
+    if isinstance(node, ast.Attribute) and node.attr == "params":
+        owner = node.value
+    elif isinstance(node, ast.Call) and not node.args and not node.keywords \
+            and isinstance(node.func, ast.Attribute) and node.func.attr == "collect_params":
+        owner = node.func.value
+    else:
+        return None
+    return owner if _simple_name(owner) else None
+
+
+@_helper_rule("layer-shared-params", _SHARING,
+              "nn.Dense(10, in_units=20, params=self.encoder.params)",
+              "gluon_share_params(torch.nn.Sequential(torch.nn.Flatten(), "
+              "torch.nn.Linear(20, 10)), self.encoder)",
+              "params=x.params or x.collect_params() (x a Dense, Conv or Embedding layer the "
+              "draft holds), the layer otherwise one another rule rewrites with its sizes "
+              "given (not lazy): the helper gives the layer x's parameters of the same name, "
+              "as Gluon's shared ParameterDict does (tied weights; a Dense on an Embedding "
+              "keeps its own bias)", ["gluon_share_params"])
+def _shared_params(site, analysis, text_of):
+    call = _call(site)
+    shared = [k for k in call.keywords if k.arg == "params"] if call is not None else []
+    owner = _params_owner(shared[0].value) if len(shared) == 1 else None
+    if owner is None:
+        return None
+    alone = ast.copy_location(ast.Call(func=call.func, args=call.args, keywords=[
+        k for k in call.keywords if k is not shared[0]]), call)
+    plain = dataclasses.replace(site, node=alone)
+    for rule in _RULES:
+        if rule.name != "layer-shared-params" and site.name in rule.mxnet:
+            text = rule.rewrite(plain, analysis, text_of)
+            if text is not None:
+                if "Lazy" in text:
+                    return None
+                _consume(text_of, shared[0].value)   # owner.params: the helper reads it
+                return f"gluon_share_params({text}, {text_of(owner)})"
+    return None
+
+
 @_rule("leaky-relu", ["mx.gluon.nn.LeakyReLU"], "nn.LeakyReLU(0.2)", "torch.nn.LeakyReLU(0.2)",
        "alpha (the slope below zero); MXNet 1.9.1 computes its float64 forward in float32, "
        "PyTorch in float64")
@@ -1522,13 +1657,16 @@ def _flatten_layer(site, analysis, text_of):
     return "torch.nn.Flatten()" if _bind(_call(site), ("prefix",)) is not None else None
 
 
-@_rule("softmax-ce-loss", ["mx.gluon.loss.SoftmaxCrossEntropyLoss"],
-       "gluon.loss.SoftmaxCrossEntropyLoss()", "torch.nn.CrossEntropyLoss(reduction='none')",
-       "no arguments: one loss per sample, like Gluon's; for (N, C) logits; torch needs int64 "
-       "labels where Gluon takes floats (a float label raises)")
+@_helper_rule("softmax-ce-loss", ["mx.gluon.loss.SoftmaxCrossEntropyLoss"],
+              "gluon.loss.SoftmaxCrossEntropyLoss()", "gluon_softmax_ce_loss()",
+              "no arguments: Gluon's loss as it is, one per sample (the mean over the other "
+              "axes of (N, T, C) logits), the labels any dtype and (N,) or (N, 1), as Gluon "
+              "takes them; torch.nn.CrossEntropyLoss(reduction='none') is the same for (N, C) "
+              "logits and (N,) int64 labels only, and raises on float labels",
+              ["gluon_softmax_ce_loss"])
 def _sce(site, analysis, text_of):
     call = _call(site)
-    return "torch.nn.CrossEntropyLoss(reduction='none')" \
+    return "gluon_softmax_ce_loss()" \
         if call is not None and not call.args and not call.keywords else None
 
 
@@ -2100,6 +2238,8 @@ _helper_rule("sigmoid-bce-loss", ["mx.gluon.loss.SigmoidBinaryCrossEntropyLoss",
              "call", ["gluon_sigmoid_bce_loss"])(
     _loss_with("gluon_sigmoid_bce_loss", ("from_sigmoid", "weight", "batch_axis")))
 RULE_RESOLVES["softmax-ce-loss-options"] = ("softmax-ce-options",)
+RULE_RESOLVES["softmax-ce-loss"] = ("softmax-ce-options",)
+RULE_RESOLVES["layer-shared-params"] = ("dense-flatten",)   # its Dense: dense-flatten-to-linear
 _helper_rule("huber-loss", ["mx.gluon.loss.HuberLoss"], "gluon.loss.HuberLoss(rho=2)",
              "gluon_huber_loss(rho=2)",
              "rho, weight, batch_axis: Gluon's per-sample loss (its squared part d²/(2·rho)), "
@@ -2753,6 +2893,21 @@ def _self_attribute(node: ast.AST) -> bool:
         and node.value.id == "self"
 
 
+def _one_device(analysis: Analysis, node: ast.AST) -> bool:
+    """Whether ``node`` is mx.cpu(…)/mx.gpu(…), or names what only such calls are assigned
+    (``context = mx.gpu(0) if args.cuda else mx.cpu()``)."""
+    def device(value):
+        if isinstance(value, ast.IfExp):
+            return device(value.body) and device(value.orelse)
+        site = analysis.site_at(value) if isinstance(value, ast.Call) else None
+        return site is not None and site.name in ("mx.cpu", "mx.gpu")
+    if device(node):
+        return True
+    dotted = _dotted_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
+    values = _assignments(analysis).get(dotted or "", [])
+    return bool(values) and all(device(v) for v in values)
+
+
 def _list_context(analysis: Analysis, node: ast.AST) -> bool:
     """Whether ``node`` is, or names something assigned, a list or tuple (of contexts)."""
     seqs = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)
@@ -3243,6 +3398,96 @@ def _params_grad_req(site, analysis, text_of):
         return None
     _consume(text_of, _receiver(site))
     return f"{_atom(net, text_of(net))}.requires_grad_({_literal(args['value']) == 'write'})"
+
+
+def _grads_comprehension(analysis: Analysis, values: ast.AST) -> ast.AST | None:
+    """The comprehension ``[p.grad(ctx) for p in net.collect_params().values()]`` whose
+    iterable is ``values`` (one generator, no condition, the element ``p.grad()`` or
+    ``p.grad(ctx)``), else None."""
+    parents = _parents(analysis)
+    gen = parents.get(id(values))
+    comp = parents.get(id(gen))
+    if not (isinstance(gen, ast.comprehension) and gen.iter is values and not gen.ifs
+            and isinstance(gen.target, ast.Name) and isinstance(comp, (ast.ListComp,
+                                                                      ast.GeneratorExp))
+            and len(comp.generators) == 1):
+        return None
+    elt = comp.elt
+    if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) \
+            and elt.func.attr == "grad" and isinstance(elt.func.value, ast.Name) \
+            and elt.func.value.id == gen.target.id and _bind(elt, ("ctx",)) is not None:
+        return comp
+    return None
+
+
+@_rule("params-values-grads", ["mx.gluon.ParameterDict.values", "mx.gluon.Block.collect_params"],
+       "[p.grad(ctx) for p in net.collect_params().values()]",
+       "[gluon_grad(p) for p in net.parameters()]",
+       "net.collect_params().values() iterated by a comprehension that takes each one's "
+       "grad() and nothing else: the parameters that have gradients (Gluon's grad() raises on "
+       "the others, BatchNorm's running statistics among them), in the same order")
+def _params_values_grads(site, analysis, text_of):
+    net = _on_collect_params(site)
+    call = _call(site)
+    if net is None or call is None or call.args or call.keywords \
+            or _grads_comprehension(analysis, call) is None:
+        return None
+    _consume(text_of, _receiver(site))
+    return f"{_atom(net, text_of(net))}.parameters()"
+
+
+@_helper_rule("parameter-grad", ["mx.gluon.Parameter.grad"],
+              "[p.grad(ctx) for p in net.collect_params().values()]",
+              "[gluon_grad(p) for p in net.parameters()]",
+              "grad() or grad(ctx) of the parameters params-values-grads iterates, or of a "
+              "Parameter the draft built (params-get, parameter-new): the gradient tensor, to "
+              "change in place as Gluon's; zeros before any backward (Gluon's buffer); a "
+              "frozen parameter raises, as grad_req='null' does", ["gluon_grad"])
+def _parameter_grad(site, analysis, text_of):
+    call, recv = _call(site), _receiver(site)
+    if call is None or _bind(call, ("ctx",)) is None:
+        return None
+    node, parents = call, _parents(analysis)
+    while node is not None and not isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+        node = parents.get(id(node))
+    ours = node is not None and node.elt is call and isinstance(recv, ast.Name) and (
+        lambda it: it is not None and _params_values_grads(it, analysis, lambda n: "")
+        is not None)(analysis.site_at(node.generators[0].iter))
+    if not ours and not _parameter_of_the_draft(analysis, recv):
+        return None
+    for arg in call.args + [k.value for k in call.keywords]:
+        _consume(text_of, arg)   # the device: the gradient is where the parameter is
+    return f"gluon_grad({text_of(recv)})"
+
+
+def _wikitext(kind: str):
+    def rewrite(site, analysis, text_of):
+        args = _bind(_call(site), ("root", "segment", "vocab", "seq_len"))
+        if args is None:
+            return None
+        return _helper_call("GluonWikiText", ("root", "segment", "vocab", "seq_len"), args,
+                            text_of, 2)[:-1] + f"{', ' if args else ''}kind={kind!r})"
+    return rewrite
+
+
+for _size in ("2", "103"):
+    _helper_rule(f"wikitext{_size}", [f"mx.gluon.contrib.data.text.WikiText{_size}"],
+                 f"gluon.contrib.data.text.WikiText{_size}('./data', 'train', seq_len=35)",
+                 f"GluonWikiText('./data', 'train', seq_len=35, kind='wikitext-{_size}')",
+                 "root, segment, vocab, seq_len: Gluon's rows of token indices (int32) and "
+                 "the next tokens as labels, its vocabulary (frequency order, '<unk>' then "
+                 "'<eos>' first) built from the segment unless given; the files read from "
+                 "root, where Gluon would download them", ["GluonWikiText"])(
+        _wikitext(f"wikitext-{_size}"))
+
+
+_pass_on("clip-global-norm", ["mx.gluon.utils.clip_global_norm"],
+         "gluon.utils.clip_global_norm(grads, 0.25)", "gluon_clip_global_norm(grads, 0.25)",
+         "Gluon's: the arrays scaled in place by max_norm / (total norm + 1e-8) when that is "
+         "below 1 (torch's clip_grad_norm_ adds 1e-6 and takes parameters, not gradients); "
+         "the total norm returned as a float (a (1,) tensor with check_isfinite=False), a "
+         "warning when it is not finite", "gluon_clip_global_norm",
+         ("arrays", "max_norm", "check_isfinite"), 2)
 
 
 def _consume(text_of, node: ast.AST) -> None:
@@ -4277,15 +4522,21 @@ def _save_parameters(site, analysis, text_of):
 @_rule("load-parameters", ["mx.gluon.Block.load_parameters"],
        "nn.Dense(3, in_units=2, flatten=False).load_parameters('m.params')",
        "torch.nn.Linear(2, 3).load_state_dict(torch.load('m.params'))",
-       "the file name only (no ctx, allow_missing, ignore_extra or cast_dtype), a block of "
+       "the file name, and ctx one device (the module moved there, as Gluon's parameters "
+       "are; not allow_missing, ignore_extra or cast_dtype), a block of "
        "the script's own: it reads what the draft's save_parameters wrote (PyTorch's state "
        "dict); a file MXNet wrote is converted once by sidebyside.convert")
 def _load_parameters(site, analysis, text_of):
-    args = _bind(_call(site), ("filename",), 1)
+    args = _bind(_call(site), ("filename", "ctx"), 1)
     recv = _receiver(site)
     if args is None or recv is None or site.how == "guessed":
         return None
-    return f"{_atom(recv, text_of(recv))}.load_state_dict(torch.load({text_of(args['filename'])}))"
+    ctx = args.get("ctx")
+    if ctx is not None and not _one_device(analysis, ctx):
+        return None   # None, a list of devices, or not known
+    module = _atom(recv, text_of(recv)) + (f".to({text_of(ctx)})" if ctx is not None else "")
+    where = f", map_location={text_of(ctx)}" if ctx is not None else ""
+    return f"{module}.load_state_dict(torch.load({text_of(args['filename'])}{where}))"
 
 
 @_rule("block-cast", ["mx.gluon.Block.cast"], "nn.Dense(3, in_units=2, flatten=False).cast('float64')",
