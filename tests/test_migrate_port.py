@@ -2198,14 +2198,13 @@ def test_cifar_datasets_give_gluons_items(kind, fine, tmp_path, monkeypatch):
 
 def drafted_folder(src: Path, out: Path):
     """The folder ``src`` scanned and drafted into ``out``: (out, the rules that fired, the
-    drafts' sources)."""
+    files' reports)."""
     out.mkdir()
-    fired, drafts = set(), []
-    for f in report.scan(src).analysed:
+    fired, files = set(), report.scan(src).analysed
+    for f in files:
         (out / f.path).write_text(f.draft.source)
         fired |= {rule for _, rule in f.draft.rewritten}
-        drafts.append(f.draft.source)
-    return out, fired, drafts
+    return out, fired, files
 
 
 def test_a_dataset_class_of_another_file_keeps_gluons_transforms(tmp_path):
@@ -2858,6 +2857,9 @@ WORD_LM_CLASS = textwrap.dedent("""\
 
         def begin_state(self, *args, **kwargs):
             return self.rnn.begin_state(*args, **kwargs)
+
+        def size_of(self):
+            return self.size
     """)
 WORD_LM = WORD_LM_CLASS + "\n\n" + textwrap.dedent("""\
     model = LM(MODE, 12, 6, 2)
@@ -3033,8 +3035,8 @@ def test_wikitext_gives_gluons_rows_and_vocabulary(kind, files, tmp_path, monkey
 
 def test_a_model_module_imported_whole_types_what_it_builds(tmp_path):
     """The word-LM example's ``import model`` then ``model = model.RNNModel(…)``: the block
-    typed from the other file (its initialize, begin_state and load_parameters drafted), both
-    drafts free of MXNet; the same states and the same float64 outputs once the weights are
+    typed from the other file (its initialize, begin_state and load_parameters drafted, its
+    own methods known as the user's), both drafts free of MXNet, every line converted; the same states and the same float64 outputs once the weights are
     copied."""
     src = tmp_path / "src"
     src.mkdir()
@@ -3050,13 +3052,18 @@ def test_a_model_module_imported_whole_types_what_it_builds(tmp_path):
 
 
         def forward(data, path):
+            assert model.size_of() == 4
             model.save_parameters(path)
             model.load_parameters(path, context)
             hidden = model.begin_state(func=mx.nd.zeros, batch_size=data.shape[1], ctx=context)
             return model(data, hidden)
         """))
-    out, fired, drafts = drafted_folder(src, tmp_path / "out")
-    assert not any(re.search(r"^\s*(import mxnet|from mxnet)", d, re.M) for d in drafts)
+    out, fired, files = drafted_folder(src, tmp_path / "out")
+    assert not any(re.search(r"^\s*(import mxnet|from mxnet)", f.draft.source, re.M)
+                   for f in files)
+    # every line converted: model.size_of() is the other file's own method, not Gluon's
+    assert {f.path: set(f.line_status.values()) for f in files} == {
+        "lm45.py": {"converted"}, "run45.py": {"converted"}}
     assert {"initialize", "rnn-begin-state", "load-parameters", "layer-shared-params"} <= fired
     data = np.random.default_rng(3).integers(0, 7, (5, 2))
     try:
@@ -3078,3 +3085,27 @@ def test_a_model_module_imported_whole_types_what_it_builds(tmp_path):
     pt_out, pt_hidden = pt_run.forward(torch.from_numpy(data), str(tmp_path / "pt.params"))
     for m, t in [(mx_out, pt_out), *zip(mx_hidden, pt_hidden, strict=True)]:
         np.testing.assert_allclose(t.detach().numpy(), m.asnumpy(), rtol=1e-12, atol=1e-12)
+
+
+REBOUND = textwrap.dedent("""\
+    x = nd.array(np.arange(6).reshape(3, 2), dtype='float32')
+    net = nn.Sequential()
+    net.add(nn.Dense(4, in_units=2), nn.Dense(3, in_units=4))
+    net.initialize()
+    first = net(x)
+    net = nn.Dense(5, in_units=2)
+    net.initialize()
+    second = net(x)
+    """)
+
+
+def test_a_name_bound_again_later_is_drafted_as_each_use_sees_it():
+    """A tutorial's (or a notebook's) ``net`` built twice, one after the other: each use is
+    drafted with the assignment that reaches it (the Sequential's add, then the Dense), as
+    Python runs it; the same shapes as MXNet's."""
+    mx_env = run_mxnet(REBOUND)
+    pt_env = run_draft(REBOUND.replace("nd.array(np.arange(6).reshape(3, 2), dtype='float32')",
+                                       "nd.array(np.arange(6).reshape(3, 2))"),
+                       {"sequential", "sequential-add", "dense-flatten-to-linear", "initialize"})
+    for key in ("first", "second"):
+        assert tuple(pt_env[key].shape) == mx_env[key].shape

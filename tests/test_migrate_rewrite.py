@@ -4,6 +4,7 @@ executed on the same inputs, compared in value, shape and dtype."""
 
 from __future__ import annotations
 
+import ast
 import re
 import textwrap
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ import pytest
 import torch
 from mxnet import nd
 
-from sidebyside.migrate import draft_helpers
+from sidebyside.migrate import draft_helpers, rewrite
 from sidebyside.migrate.resolve import analyse
 from sidebyside.migrate.rewrite import RULE_HELPERS, RULES, STRUCTURAL, draft
 
@@ -204,6 +205,16 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
     *[Case(f"activation-{a}", {"activation"}, f"result = nn.Activation('{a}')", {"x": X * 3},
            call=("x",)) for a in ("relu", "sigmoid", "tanh", "softsign")],
     Case("flatten-layer", {"flatten-layer"}, "result = nn.Flatten()", {"x": X3}, call=("x",)),
+    Case("nd-broadcast-to", {"nd-broadcast-to"}, "result = nd.broadcast_to(x, shape=(0, 3, 4))",
+         {"x": _u(2, 1, 4)}),
+    Case("nd-broadcast-to-shape-of", {"nd-broadcast-to"},
+         "result = nd.broadcast_to(x, shape=y.shape)", {"x": _u(1, 3), "y": _u(2, 3)}),
+    Case("ndarray-broadcast-to", {"ndarray-broadcast-to"},        # 0: the input's 1 kept
+         TYPED + "result = x.broadcast_to((2, 4, 0))", {"x_np": _u(4, 1)}),
+    Case("ndarray-broadcast-to-sizes", {"ndarray-broadcast-to"},
+         TYPED + "result = x.broadcast_to((y.shape[0], 0, 3))",
+         {"x_np": _u(1, 1, 3), "y": _u(4, 2)}),
+    Case("nd-swapaxis", {"nd-swapaxes"}, "result = nd.SwapAxis(x, 1, 2)", {"x": X3}),
     Case("softmax-ce", {"softmax-ce-loss"},
          "result = gluon.loss.SoftmaxCrossEntropyLoss()(pred, label)",
          {"pred": _u(4, 3), "label": np.array([0, 2, 1, 1], np.float32)}),
@@ -769,6 +780,13 @@ def test_rules_are_documented():
 
 #: calls a conditional rule must leave alone: (rule, code)
 NEGATIVE = [
+    ("trainer-step", "net = nn.Dense(3, in_units=2)\n"
+                     "trainer = gluon.Trainer(net.collect_params(), 'sgd')\n"
+                     "if flag:\n    trainer = other()\ntrainer.step(1)"),
+    ("sequential-add", "net = nn.Sequential()\n\n\ndef f():\n    net.add(block)\n\n\n"
+                       "net = other()\nf()\nnet.add(block)"),
+    ("nd-broadcast-to", "result = nd.broadcast_to(x, shape=(-1, 3))"),
+    ("ndarray-broadcast-to", "x = nd.zeros((1, 3))\nresult = x.broadcast_to((2, 3), extra)"),
     ("params-values-grads", "net = nn.Dense(2, in_units=3)\n"
                             "result = [p.grad() for p in net.collect_params().values() "
                             "if p.grad_req != 'null']"),
@@ -1347,3 +1365,19 @@ def test_a_loader_with_its_own_batches_passed_on_types_nothing():
     assert "astype" not in {name for _, name in d.rewritten}, d.source
     d, _ = _port(code.replace(", batchify_fn=fn", ""))
     assert "astype" in {name for _, name in d.rewritten}, d.source
+
+
+def test_helpers_replace_their_mark_or_go_after_the_imports():
+    """The draft's helpers are written last, where the mark line is; a mark the second pass
+    moved into a block (never seen on MXNet's examples, GluonCV's scripts or d2l) is dropped
+    and the helpers go after the opening imports."""
+    helpers = "\n\ndef gluon_helper():\n    return 2\n"
+    top = f"import torch\n{rewrite._HELPERS_MARK}\n\n\ndef f():\n    return 1\n"
+    assert rewrite._with_helpers(top, helpers, "\n") == \
+        "import torch\n" + helpers + "\n\n\ndef f():\n    return 1\n"
+    moved = f"import torch\n\n\ndef f():\n    {rewrite._HELPERS_MARK}\n    return 1\n"
+    got = rewrite._with_helpers(moved, helpers, "\n")
+    ast.parse(got)
+    assert rewrite._HELPERS_MARK not in got
+    assert got.index("import torch") < got.index("def gluon_helper") < got.index("def f")
+

@@ -1395,6 +1395,31 @@ src("src/sidebyside/migrate/resolve.py", "draft-module-class-untyped",
     "                if False:   # import model; model.RNNModel(…)\n", "missing-call",
     "import model; model.RNNModel(…) left untyped: its initialize and load_parameters kept "
     "as Gluon's", targets=(f"{PORT}::test_a_model_module_imported_whole_types_what_it_builds",))
+src(RULES_PY, "draft-broadcast-zero-kept",
+    "        return _tuple_text(tuple(-1 if v == 0 else v for v in value))\n",
+    "        return _tuple_text(tuple(value))\n", "default-changed",
+    "broadcast_to's 0 (MXNet: keep that axis) passed to torch as a size of 0",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src(HELPERS, "draft-broadcast-shape-zero-kept",
+    "    return tuple(-1 if int(d) == 0 else int(d) for d in shape)\n",
+    "    return tuple(int(d) for d in shape)\n", "default-changed",
+    "a computed broadcast_to shape's 0 passed to torch as a size of 0",
+    targets=(f"{RW}::test_rule_matches_mxnet",))
+src("src/sidebyside/migrate/resolve.py", "draft-other-files-methods-unknown",
+    "    own_methods |= {k.rsplit(\":method:\", 1)[1] for k in (local_classes or {})\n",
+    "    own_methods |= {k.rsplit(\":method:\", 1)[1] for k in ()\n", "missing-call",
+    "a method of a block class another file of the scan defines taken for Gluon's (no "
+    "counterpart)", targets=(f"{PORT}::test_a_model_module_imported_whole_types_what_it_builds",))
+src(RULES_PY, "draft-reaching-off",
+    "    if len(values) < 2 or any(v is None for v in values):\n        return values\n",
+    "    if True:\n        return values\n", "check-weakened",
+    "a name bound twice (a tutorial's net) read as every value it ever has: the Sequential's "
+    "add left to MXNet", targets=(f"{PORT}::test_a_name_bound_again_later_is_drafted_as_each_use_sees_it",))
+src(RULES_PY, "draft-reaching-ignores-branches",
+    "                return values   # bound inside a compound statement before the use, or in it\n",
+    "                continue   # bound inside a compound statement before the use, or in it\n",
+    "check-weakened", "an assignment inside an if before the use ignored: the name taken for "
+    "what the plain assignment gave", targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
 
 MUTANTS.extend(catalogue_swaps())
 

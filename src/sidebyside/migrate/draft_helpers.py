@@ -323,6 +323,12 @@ def gluon_clip_global_norm(arrays, max_norm, check_isfinite=True):
     return total.item() if check_isfinite else total
 
 
+def gluon_broadcast_shape(shape):
+    """broadcast_to's ``shape`` for torch: MXNet's 0 ("keep this axis of the input") is
+    torch's -1."""
+    return tuple(-1 if int(d) == 0 else int(d) for d in shape)
+
+
 def gluon_embedding(input_dim, output_dim, weight_initializer=None):
     """nn.Embedding(input_dim, output_dim, weight_initializer=...): torch's Embedding (the
     same ``weight``) reading indices as Gluon's: float ones truncated to integers (MXNet's
@@ -2750,7 +2756,7 @@ HELPERS = {
     "gluon_pause": ("GluonMode", "gluon_scope"),
     "gluon_batch_norm": (), "gluon_instance_norm": (), "gluon_dropout": (), "gluon_split": (),
     "gluon_embedding": (), "gluon_share_params": (), "gluon_grad": (),
-    "gluon_clip_global_norm": (),
+    "gluon_clip_global_norm": (), "gluon_broadcast_shape": (),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (), "gluon_set_data": (),

@@ -901,6 +901,8 @@ def analyse(source: str, path: str = "<string>", direction: str = names.MXNET,
     user_attrs = _user_attrs(nodes)
     own_methods = {f.name for c in nodes if isinstance(c, ast.ClassDef) and c.bases
                    for f in c.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    own_methods |= {k.rsplit(":method:", 1)[1] for k in (local_classes or {})
+                    if ":method:" in k}   # those of the scan's other files' classes
     transform_fns = _transform_functions(nodes, imports.aliases) \
         if direction == names.MXNET else set()
     functions = {}
@@ -960,7 +962,14 @@ def module_classes(analysis: Analysis, relative_path: str) -> dict[str, str]:
     ``{"data.FirstBatches": "mx.io.DataIter", …}``; and its module-level functions that give
     one framework class, the name followed by ``()``: ``{"model.get_net()":
     "mx.gluon.Block"}``."""
+    methods = {c.name: [f.name for f in c.body
+                        if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+               for c in analysis.nodes() if isinstance(c, ast.ClassDef)}
     return {**{f"{m}.{cls}": base for m in module_name(relative_path)
                for cls, base in analysis.block_classes.items()},
             **{f"{m}.{fn}()": kind for m in module_name(relative_path)
-               for fn, kind in analysis.functions.items()}}
+               for fn, kind in analysis.functions.items()},
+            # its classes' own methods: style_model.set_target(…) in another file is the
+            # user's method, not Gluon's
+            **{f"{m}.{cls}:method:{name}": "method" for m in module_name(relative_path)
+               for cls in analysis.block_classes for name in methods.get(cls, ())}}

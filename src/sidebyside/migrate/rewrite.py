@@ -457,14 +457,37 @@ def _expand_dims(site, analysis, text_of):
         f"torch.unsqueeze({text_of(args['data'])}, {text_of(args['axis'])})"
 
 
-@_rule("nd-swapaxes", ["mx.nd.swapaxes"], "nd.swapaxes(x, 0, 2)", "torch.transpose(x, 0, 2)",
-       "data, dim1, dim2 only (both default to 0, written out)")
+@_rule("nd-swapaxes", ["mx.nd.swapaxes", "mx.nd.SwapAxis"], "nd.swapaxes(x, 0, 2)",
+       "torch.transpose(x, 0, 2)",
+       "data, dim1, dim2 only (both default to 0, written out); SwapAxis is the same operator")
 def _swapaxes(site, analysis, text_of):
     args = _bind(_call(site), ("data", "dim1", "dim2"), 1)
     if args is None:
         return None
     d1, d2 = (text_of(args[k]) if k in args else "0" for k in ("dim1", "dim2"))
     return f"torch.transpose({text_of(args['data'])}, {d1}, {d2})"
+
+
+def _broadcast_shape(node: ast.AST, text_of) -> str | None:
+    """torch's shape for MXNet's broadcast_to ``shape``: a literal tuple of ints with each 0
+    (MXNet's "keep this axis") written -1 (torch's); anything else through the helper,
+    which does that when the draft runs; None for what is no shape."""
+    value = _literal(node)
+    if isinstance(value, (tuple, list)) and value and all(_is_int(v) and v >= 0
+                                                          for v in value):
+        return _tuple_text(tuple(-1 if v == 0 else v for v in value))
+    return None if value is not _NO else f"gluon_broadcast_shape({text_of(node)})"
+
+
+@_helper_rule("nd-broadcast-to", ["mx.nd.broadcast_to"], "nd.broadcast_to(x, shape=(0, 3, 4))",
+              "torch.broadcast_to(x, (-1, 3, 4))",
+              "data and shape: a literal shape (0 keeps that axis: torch's -1), or any other "
+              "expression (an array's .shape, a tuple of sizes) through gluon_broadcast_shape, "
+              "which maps 0 to -1 when the draft runs", ["gluon_broadcast_shape"])
+def _broadcast_to(site, analysis, text_of):
+    args = _bind(_call(site), ("data", "shape"), 2)
+    shape = _broadcast_shape(args["shape"], text_of) if args else None
+    return None if shape is None else f"torch.broadcast_to({text_of(args['data'])}, {shape})"
 
 
 @_rule("nd-transpose", ["mx.nd.transpose"], "nd.transpose(x, axes=(0, 2, 1))",
@@ -1104,6 +1127,19 @@ def _no_args(fn):
             return None
         return fn(recv)
     return build
+
+
+def _method_broadcast_to(recv, node, text_of):
+    args = _bind(node, ("shape",), 1) if isinstance(node, ast.Call) else None
+    shape = _broadcast_shape(args["shape"], text_of) if args else None
+    return None if shape is None else f"{recv}.broadcast_to({shape})"
+
+
+_method("ndarray-broadcast-to", "broadcast_to", "x.broadcast_to((2, 0))",
+        "x.broadcast_to((2, -1))",
+        "shape only, as nd-broadcast-to (MXNet's 0 keeps an axis, torch's -1); both put the "
+        "missing leading axes first", _method_broadcast_to)
+RULE_HELPERS["ndarray-broadcast-to"] = ("gluon_broadcast_shape",)
 
 
 _method("asnumpy", "asnumpy", "x.asnumpy()", "x.detach().cpu().numpy()",
@@ -2509,8 +2545,52 @@ def _values_of(analysis: Analysis, recv: ast.AST) -> list[ast.AST | None]:
             if dotted in bound.get("<declared>", ()):
                 return everywhere
             if dotted in bound:
-                return bound[dotted]
-    return scopes.get(id(analysis.tree), {}).get(dotted, [])
+                return _reaching(analysis, recv, node, bound[dotted])
+    return _reaching(analysis, recv, analysis.tree,
+                     scopes.get(id(analysis.tree), {}).get(dotted, []))
+
+
+def _reaching(analysis: Analysis, use: ast.AST, scope: ast.AST,
+              values: list[ast.AST | None]) -> list[ast.AST | None]:
+    """Of the values a scope assigns a name, the one that reaches ``use`` when both are in
+    its own straight-line statements: the last plain assignment in a statement before the
+    use's (``net = nn.Sequential()`` … ``net.add(…)`` … ``net = MixMLP()`` later: the
+    Sequential). All of them whenever that is not plain: a binding of unknown value, one
+    inside a loop, ``if`` or ``with`` up to the use's statement, a use inside a nested
+    function or class, or no assignment before the use."""
+    if len(values) < 2 or any(v is None for v in values):
+        return values
+    parents = _parents(analysis)
+
+    def statement_of(node):   # the scope's own statement holding node, or None
+        while (up := parents.get(id(node))) is not None:
+            if up is scope:
+                return node if isinstance(node, ast.stmt) else None
+            if isinstance(up, (*_SCOPES, ast.ClassDef)):
+                return None
+            node = up
+        return None
+
+    body = getattr(scope, "body", None)
+    at = statement_of(use)
+    if not isinstance(body, list) or at is None:
+        return values
+    index = {id(stmt): k for k, stmt in enumerate(body)}
+    here = index.get(id(at))
+    best = None
+    for value in values:
+        stmt = statement_of(value)
+        k = index.get(id(stmt)) if stmt is not None else None
+        if k is None:
+            return values
+        plain = isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is value
+        if not plain:
+            if k <= here:
+                return values   # bound inside a compound statement before the use, or in it
+            continue
+        if k < here and (best is None or k > best[0]):
+            best = (k, value)
+    return [best[1]] if best is not None else values
 
 
 def _scope_bindings(analysis: Analysis) -> dict[int, dict[str, list]]:
@@ -5254,12 +5334,16 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
             inserts.append(_insert_at(src, _import_line(tree, safe), 0.25,
                                       f"import {module}", newline))
     helpers = sorted({h for _, rule in fired for h in RULE_HELPERS.get(rule, ())})
+    helper_text = None
     if helpers:
         from . import draft_helpers
 
-        text = newline + newline + draft_helpers.source_of(helpers).replace("\n", newline) \
-            + newline
-        inserts.append(_insert_at(src, _helpers_line(tree, safe), 0.5, text, newline))
+        helper_text = newline + newline + draft_helpers.source_of(helpers).replace(
+            "\n", newline) + newline
+        # a mark where they go, replaced by them last: the parse and the second pass below
+        # read the file's own lines, not the helpers' hundreds
+        inserts.append(_insert_at(src, _helpers_line(tree, safe), 0.5, _HELPERS_MARK,
+                                  newline))
     for k, m in enumerate(markers):
         line = _marker_line(tree, src, m.line, safe)
         inserts.append(_insert_at(src, line, 1 + k, src.indent(line) + m.comment(), newline))
@@ -5281,7 +5365,29 @@ def draft(analysis: Analysis, markers: list[Marker] = (), direction: str = "torc
         from . import structure
 
         out, _ = structure.apply(out, tree=parsed)
+    if helper_text is not None:
+        out = _with_helpers(out, helper_text, newline)
     return Draft(out, sorted(fired), list(markers), consumed)
+
+
+#: the line the draft's helpers replace once the rest is written (:func:`_with_helpers`)
+_HELPERS_MARK = "# <sidebyside.migrate: the helpers go here>"
+
+
+def _with_helpers(out: str, helper_text: str, newline: str) -> str:
+    """The draft with its helpers (top-level definitions) where the mark line is, at the
+    start of a line between two top-level statements; if the second pass moved the mark
+    into a block, they go above the first statement after the opening imports instead."""
+    mark = _HELPERS_MARK + newline
+    at = out.find(mark)
+    if at >= 0 and (at == 0 or out[at - 1] in "\r\n"):
+        return out[:at] + helper_text + newline + out[at + len(mark):]
+    out = "".join(ln for ln in out.splitlines(keepends=True)
+                  if ln.strip() != _HELPERS_MARK)
+    tree = ast.parse(out)
+    lines = out.splitlines(keepends=True)
+    line = _helpers_line(tree, set())
+    return "".join(lines[:line - 1]) + helper_text + newline + "".join(lines[line - 1:])
 
 
 def _insert_at(src: _Source, line: int, order: int, text: str,
