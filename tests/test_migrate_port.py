@@ -2948,6 +2948,7 @@ def test_begin_state_on_a_layer_takes_gluons_func_and_dtype():
      ("weight",)),
     ("nn.Dense(4, in_units=3)", "nn.Dense(4, in_units=3, use_bias=False, params=owner.params)",
      ("weight",)),
+    ("nn.Dense(4, in_units=3)", "nn.Embedding(4, 3, params=owner.params)", ("weight",)),
     ("nn.Conv2D(2, 3, in_channels=1)", "nn.Conv2D(2, 3, in_channels=1, params=owner.params)",
      ("weight", "bias")),
 ])
@@ -3109,3 +3110,58 @@ def test_a_name_bound_again_later_is_drafted_as_each_use_sees_it():
                        {"sequential", "sequential-add", "dense-flatten-to-linear", "initialize"})
     for key in ("first", "second"):
         assert tuple(pt_env[key].shape) == mx_env[key].shape
+
+
+OWN_STATES = textwrap.dedent("""\
+    class Dec(gluon.Block):
+        def forward(self, x):
+            return x
+
+        def begin_state(self, batch_size, func, **kwargs):
+            return [func(shape=(2, batch_size, 16), **kwargs)]
+
+
+    dec = Dec()
+    states = dec.begin_state(batch_size=3, func=mx.nd.ones, ctx=mx.cpu())
+    """)
+
+
+def test_a_blocks_own_begin_state_calls_func_as_mxnet_does():
+    """begin-state-func: nd.ones handed to the script's own begin_state, which calls it with
+    MXNet's keywords (shape=, ctx=): the helper takes them as nd.ones does."""
+    mx_env, pt_env = run_mxnet(OWN_STATES), run_draft(OWN_STATES, {"begin-state-func"})
+    (m,), (t,) = mx_env["states"], pt_env["states"]
+    assert t.dtype == torch.float32 and tuple(t.shape) == m.shape == (2, 3, 16)
+    np.testing.assert_array_equal(t.numpy(), m.asnumpy())
+
+
+GRADS_ONCE = textwrap.dedent("""\
+    net = nn.Dense(2, in_units=3)
+    net.initialize(mx.init.Constant(0.5))
+    trainer = gluon.Trainer(net.collect_params(), 'sgd', {'learning_rate': 0.1})
+    grads = [p.grad(mx.cpu()) for p in net.collect_params().values()]
+
+
+    def train(x):
+        for _ in range(3):
+            with autograd.record():
+                loss = (net(x) ** 2).sum()
+            loss.backward()
+            gluon.utils.clip_global_norm(grads, 0.01)
+            trainer.step(1)
+    """)
+
+
+def test_gradients_taken_once_stay_the_ones_each_step_fills():
+    """[p.grad(ctx) for p in …] taken once, before the loop, as Gluon's scripts may: Gluon's
+    gradient buffers stay the same arrays, and so do the draft's (its steps zero them in
+    place): three clipped steps, the same weights."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    mx_env = run_mxnet(GRADS_ONCE)
+    pt_env = run_draft(GRADS_ONCE, {"params-values-grads", "parameter-grad", "clip-global-norm",
+                                    "trainer-step"})
+    mx_env["train"](nd.array(x))
+    pt_env["train"](torch.from_numpy(x))
+    np.testing.assert_allclose(pt_env["net"][1].weight.detach().numpy(),
+                               mx_env["net"].weight.data().asnumpy(), rtol=1e-5, atol=1e-6)
+

@@ -211,6 +211,8 @@ CASES = [Case(f"nd-{op}", {f"nd-{op}"}, f"result = nd.{op}(x)",
          "result = nd.broadcast_to(x, shape=y.shape)", {"x": _u(1, 3), "y": _u(2, 3)}),
     Case("ndarray-broadcast-to", {"ndarray-broadcast-to"},        # 0: the input's 1 kept
          TYPED + "result = x.broadcast_to((2, 4, 0))", {"x_np": _u(4, 1)}),
+    Case("ndarray-broadcast-to-leading", {"ndarray-broadcast-to"},  # a new axis: 0 is 1
+         TYPED + "result = x.broadcast_to((0, 3))", {"x_np": _u(3)}),
     Case("ndarray-broadcast-to-sizes", {"ndarray-broadcast-to"},
          TYPED + "result = x.broadcast_to((y.shape[0], 0, 3))",
          {"x_np": _u(1, 1, 3), "y": _u(4, 2)}),
@@ -780,6 +782,16 @@ def test_rules_are_documented():
 
 #: calls a conditional rule must leave alone: (rule, code)
 NEGATIVE = [
+    ("load-parameters", "net = nn.Dense(3)\n\n\ndef load(ctx):\n"
+                        "    net.load_parameters('f', ctx=ctx)"),
+    ("layer-shared-params", "net = nn.Sequential()\nnet.add(nn.Dense(4, in_units=3))\n"
+                            "result = nn.Dense(4, in_units=3, params=net.collect_params())"),
+    ("layer-shared-params", "enc = nn.Dense(10)\nresult = nn.Dense(10, in_units=10, "
+                            "params=enc.params)"),
+    ("rnn-begin-state", "layer = gluon.rnn.LSTM(4, input_size=3)\n"
+                        "result = layer.begin_state(2, mx.nd.zeros, ctx)"),
+    ("parameter-grad", "net = nn.Dense(2, in_units=3)\nresult = [[p.grad(c) for p in "
+                       "net.collect_params().values()] for c in ctxs]"),
     ("trainer-step", "net = nn.Dense(3, in_units=2)\n"
                      "trainer = gluon.Trainer(net.collect_params(), 'sgd')\n"
                      "if flag:\n    trainer = other()\ntrainer.step(1)"),
@@ -1125,6 +1137,15 @@ NEGATIVE = [
 
 #: forms a rule declines and another, more general, rule takes: (declining, taking, code)
 HANDED_ON = [
+    # a name bound again where the reaching assignment is not plain: every value counts
+    ("trainer-sgd", "trainer-optimizer",
+     "net = nn.Dense(3, in_units=2)\nopt = 'adam'\nopt = 'sgd'\n\n\n"
+     "def configure():\n    global opt\n    opt = 'adam'\n\n\nconfigure()\n"
+     "result = gluon.Trainer(net.collect_params(), opt)"),
+    ("trainer-sgd", "trainer-optimizer",
+     "net = nn.Dense(3, in_units=2)\nopt = 'adam'\nopt = 'sgd'\n"
+     "made = (gluon.Trainer(net.collect_params(), opt) for _ in range(1))\n"
+     "opt = 'adam'\nresult = next(made)"),
     ("trainer-sgd", "trainer-optimizer", "result = gluon.Trainer(net.collect_params(), 'rmsprop')"),
     ("trainer-sgd", "trainer-optimizer", "result = gluon.Trainer(net.collect_params(), 'sgd', "
                                          "{'learning_rate': 0.1, 'clip_gradient': 1.0})"),

@@ -1352,8 +1352,9 @@ src(HELPERS, "draft-grad-none-kept",
     targets=(f"{PORT}::test_grad_of_a_frozen_parameter_raises_in_both",),
     equivalent="the frozen parameter raises before; no test reads a gradient before backward")
 src(HELPERS, "draft-begin-state-ignores-func",
-    "            return [(func or torch.zeros)(shape, dtype=dtype or p.dtype,\n",
-    "            return [torch.zeros(shape, dtype=dtype or p.dtype,\n", "default-dropped",
+    "            return [(func or gluon_nd_zeros)(shape=shape, dtype=dtype or p.dtype, **kwargs)\n",
+    "            return [gluon_nd_zeros(shape=shape, dtype=dtype or p.dtype, **kwargs)\n",
+    "default-dropped",
     "begin_state's func ignored (nd.ones gives zeros)",
     targets=(f"{PORT}::test_begin_state_on_a_layer_takes_gluons_func_and_dtype",))
 src(HELPERS, "draft-begin-state-ignores-dtype",
@@ -1386,8 +1387,8 @@ src("src/sidebyside/migrate/resolve.py", "draft-comprehension-untyped",
     "            self._bind(gen.target, None,\n", "missing-call",
     "a comprehension's parameter left untyped: its grad(ctx) kept as MXNet's", targets=(WLM,))
 src(RULES_PY, "draft-load-any-device",
-    "    return bool(values) and all(device(v) for v in values)\n",
-    "    return True\n", "check-weakened",
+    "    return bool(values) and all(v is not None and device(v) for v in values)\n",
+    "    return bool(values)\n", "check-weakened",
     "load_parameters(f, ctx) rewritten whatever ctx is (a list of devices: Gluon's copies on "
     "each, torch's one module)", targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
 src("src/sidebyside/migrate/resolve.py", "draft-module-class-untyped",
@@ -1396,12 +1397,13 @@ src("src/sidebyside/migrate/resolve.py", "draft-module-class-untyped",
     "import model; model.RNNModel(…) left untyped: its initialize and load_parameters kept "
     "as Gluon's", targets=(f"{PORT}::test_a_model_module_imported_whole_types_what_it_builds",))
 src(RULES_PY, "draft-broadcast-zero-kept",
-    "        return _tuple_text(tuple(-1 if v == 0 else v for v in value))\n",
-    "        return _tuple_text(tuple(value))\n", "default-changed",
-    "broadcast_to's 0 (MXNet: keep that axis) passed to torch as a size of 0",
+    "        return _tuple_text(tuple(zero if v == 0 else v for v in value))\n",
+    "        return _tuple_text(tuple(-1 if v == 0 else v for v in value))\n", "default-changed",
+    "x.broadcast_to's 0 (the method: the input's 1, padded in front) written as the "
+    "operator's -1, which torch refuses for a new leading axis",
     targets=(f"{RW}::test_rule_matches_mxnet",))
 src(HELPERS, "draft-broadcast-shape-zero-kept",
-    "    return tuple(-1 if int(d) == 0 else int(d) for d in shape)\n",
+    "    return tuple(zero if int(d) == 0 else int(d) for d in shape)\n",
     "    return tuple(int(d) for d in shape)\n", "default-changed",
     "a computed broadcast_to shape's 0 passed to torch as a size of 0",
     targets=(f"{RW}::test_rule_matches_mxnet",))
@@ -1411,8 +1413,8 @@ src("src/sidebyside/migrate/resolve.py", "draft-other-files-methods-unknown",
     "a method of a block class another file of the scan defines taken for Gluon's (no "
     "counterpart)", targets=(f"{PORT}::test_a_model_module_imported_whole_types_what_it_builds",))
 src(RULES_PY, "draft-reaching-off",
-    "    if len(values) < 2 or any(v is None for v in values):\n        return values\n",
-    "    if True:\n        return values\n", "check-weakened",
+    "    if len(values) < 2 or any(v is None for v in values) \\\n",
+    "    if True or any(v is None for v in values) \\\n", "check-weakened",
     "a name bound twice (a tutorial's net) read as every value it ever has: the Sequential's "
     "add left to MXNet", targets=(f"{PORT}::test_a_name_bound_again_later_is_drafted_as_each_use_sees_it",))
 src(RULES_PY, "draft-reaching-ignores-branches",
@@ -1420,6 +1422,27 @@ src(RULES_PY, "draft-reaching-ignores-branches",
     "                continue   # bound inside a compound statement before the use, or in it\n",
     "check-weakened", "an assignment inside an if before the use ignored: the name taken for "
     "what the plain assignment gave", targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
+src(HELPERS, "draft-step-drops-gradient-buffers",
+    "    optimizer.zero_grad(set_to_none=False)\n",
+    "    optimizer.zero_grad()\n", "call-swap",
+    "the draft's step clears gradients to None: a list of p.grad(ctx) taken once holds dead "
+    "tensors from the second step on (Gluon's buffers stay)",
+    targets=(f"{PORT}::test_gradients_taken_once_stay_the_ones_each_step_fills",))
+src(RULES_PY, "draft-reaching-ignores-global",
+    "            or _rebound_elsewhere(analysis).get(getattr(use, \"id\", None)):\n",
+    "            or False:\n", "check-weakened",
+    "a name a function rebinds with global read as its last plain module-level value",
+    targets=(f"{RW}::test_a_declined_form_goes_to_the_general_rule",))
+src(RULES_PY, "draft-reaching-generator-now",
+    "            if isinstance(up, (*_SCOPES, ast.ClassDef, ast.GeneratorExp)):\n",
+    "            if isinstance(up, (*_SCOPES, ast.ClassDef)):\n", "check-weakened",
+    "a generator expression's body read as run where it is written, not when it is consumed",
+    targets=(f"{RW}::test_a_declined_form_goes_to_the_general_rule",))
+src(RULES_PY, "draft-shared-owner-any-block",
+    "                             and analysis.site_at(v).name in _SHARING\n",
+    "\n", "check-weakened",
+    "params=net.collect_params() of a container shared as if it were its only layer's",
+    targets=(f"{RW}::test_non_qualifying_call_is_left_alone",))
 
 MUTANTS.extend(catalogue_swaps())
 

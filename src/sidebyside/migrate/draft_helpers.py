@@ -323,10 +323,36 @@ def gluon_clip_global_norm(arrays, max_norm, check_isfinite=True):
     return total.item() if check_isfinite else total
 
 
-def gluon_broadcast_shape(shape):
-    """broadcast_to's ``shape`` for torch: MXNet's 0 ("keep this axis of the input") is
-    torch's -1."""
-    return tuple(-1 if int(d) == 0 else int(d) for d in shape)
+def gluon_broadcast_shape(shape, zero=-1):
+    """broadcast_to's ``shape`` for torch: MXNet's 0 is ``zero``: -1 for the nd.broadcast_to
+    operator (0 keeps that axis of the input, of the same rank), 1 for the NDArray method
+    (which allows 0 only where the input, padded with leading 1s, has 1)."""
+    return tuple(zero if int(d) == 0 else int(d) for d in shape)
+
+
+def _gluon_nd_filled(fill, shape, ctx=None, dtype=None, **kwargs):
+    import numpy
+    import torch
+
+    kwargs.pop("name", None)
+    kwargs.pop("__layout__", None)   # attributes of the graph node: an array ignores them
+    if kwargs:
+        raise TypeError(f"unexpected arguments {sorted(kwargs)}")
+    if dtype is not None and not isinstance(dtype, torch.dtype):
+        dtype = getattr(torch, numpy.dtype(dtype).name)
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    return torch.full(shape, fill, dtype=dtype or torch.float32, device=ctx)
+
+
+def gluon_nd_zeros(shape, ctx=None, dtype=None, **kwargs):
+    """mx.nd.zeros handed on as a function (begin_state's func=): MXNet's signature, float32
+    unless told."""
+    return _gluon_nd_filled(0, shape, ctx, dtype, **kwargs)
+
+
+def gluon_nd_ones(shape, ctx=None, dtype=None, **kwargs):
+    """mx.nd.ones handed on as a function: as :func:`gluon_nd_zeros`, ones."""
+    return _gluon_nd_filled(1, shape, ctx, dtype, **kwargs)
 
 
 def gluon_embedding(input_dim, output_dim, weight_initializer=None):
@@ -474,14 +500,14 @@ def gluon_trainer_step(optimizer, batch_size):
     if hasattr(optimizer, "gluon_batch"):
         optimizer.gluon_batch(batch_size)
         optimizer.step()
-        optimizer.zero_grad()
-        return
+        optimizer.zero_grad(set_to_none=False)   # the same buffers, as Gluon's: a list of
+        return                                   # p.grad(ctx) taken once stays them
     for group in optimizer.param_groups:
         for p in group["params"]:
             if p.grad is not None:
                 p.grad.div_(batch_size)
     optimizer.step()
-    optimizer.zero_grad()
+    optimizer.zero_grad(set_to_none=False)
 
 
 def gluon_adam(params, lr=0.001, beta1=0.9, beta2=0.999, epsilon=1e-8, wd=0.0):
@@ -668,7 +694,7 @@ def gluon_optimizer(params, optimizer, optimizer_params=None, kvstore="device",
                         state["t"] = state.get("t", 0) + 1
                         update(p, p.grad, state, group)
             if batch:
-                self.zero_grad()
+                self.zero_grad(set_to_none=False)
             return loss
 
     opt = GluonOptimizer(params, settings)
@@ -2707,18 +2733,17 @@ def gluon_rnn(mode, hidden_size, num_layers=1, layout="TNC", bidirectional=False
             return out, (list(new) if mode == "lstm" else [new])
 
         def begin_state(self, batch_size=0, func=None, **kwargs):
-            # Gluon's: each state made by func (zeros by default; the draft's torch.zeros or
-            # torch.ones for nd.zeros, nd.ones) in dtype (the layer's unless given), on ctx
-            # (the layer's device unless given); other keywords go to func, as Gluon's do
+            # Gluon's: each state made by func (zeros by default; the draft's gluon_nd_zeros
+            # or gluon_nd_ones for nd.zeros, nd.ones) as func(shape=, ctx=, dtype=, …), in
+            # dtype (the layer's unless given), on ctx (the layer's device unless given)
             p = next(self.parameters())
             dtype = kwargs.pop("dtype", None)
             if dtype is not None and not isinstance(dtype, torch.dtype):
                 dtype = getattr(torch, numpy.dtype(dtype).name)
-            device = kwargs.pop("ctx", None)
+            kwargs.setdefault("ctx", p.device)
             shape = (self.num_layers * (2 if self.bidirectional else 1), batch_size,
                      self.hidden_size)
-            return [(func or torch.zeros)(shape, dtype=dtype or p.dtype,
-                                          device=device or p.device, **kwargs)
+            return [(func or gluon_nd_zeros)(shape=shape, dtype=dtype or p.dtype, **kwargs)
                     for _ in range(2 if mode == "lstm" else 1)]
 
     class LazyGluonRNN(torch.nn.modules.lazy.LazyModuleMixin, GluonRNN):
@@ -2757,6 +2782,8 @@ HELPERS = {
     "gluon_batch_norm": (), "gluon_instance_norm": (), "gluon_dropout": (), "gluon_split": (),
     "gluon_embedding": (), "gluon_share_params": (), "gluon_grad": (),
     "gluon_clip_global_norm": (), "gluon_broadcast_shape": (),
+    "_gluon_nd_filled": (), "gluon_nd_zeros": ("_gluon_nd_filled",),
+    "gluon_nd_ones": ("_gluon_nd_filled",),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (), "gluon_set_data": (),
@@ -2805,7 +2832,7 @@ HELPERS = {
     "GluonImageFolderDataset": ("GluonDatasetBase", "GluonDataset", "gluon_imread"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
-    "gluon_rnn": (),
+    "gluon_rnn": ("gluon_nd_zeros", "_gluon_nd_filled"),
     "GluonDataDesc": (), "GluonDataBatch": (), "GluonDataIter": ("GluonDataBatch",),
     "GluonNDArrayIter": ("GluonDataDesc", "GluonDataBatch", "GluonDataIter"),
     "_mt19937_shuffle": (),

@@ -468,15 +468,18 @@ def _swapaxes(site, analysis, text_of):
     return f"torch.transpose({text_of(args['data'])}, {d1}, {d2})"
 
 
-def _broadcast_shape(node: ast.AST, text_of) -> str | None:
+def _broadcast_shape(node: ast.AST, text_of, zero: int = -1) -> str | None:
     """torch's shape for MXNet's broadcast_to ``shape``: a literal tuple of ints with each 0
-    (MXNet's "keep this axis") written -1 (torch's); anything else through the helper,
+    written ``zero`` (-1, torch's "keep this axis", for the operator; 1 for the NDArray
+    method, which allows 0 only where the input has 1); anything else through the helper,
     which does that when the draft runs; None for what is no shape."""
     value = _literal(node)
     if isinstance(value, (tuple, list)) and value and all(_is_int(v) and v >= 0
                                                           for v in value):
-        return _tuple_text(tuple(-1 if v == 0 else v for v in value))
-    return None if value is not _NO else f"gluon_broadcast_shape({text_of(node)})"
+        return _tuple_text(tuple(zero if v == 0 else v for v in value))
+    if value is not _NO:
+        return None
+    return f"gluon_broadcast_shape({text_of(node)}{'' if zero == -1 else f', {zero}'})"
 
 
 @_helper_rule("nd-broadcast-to", ["mx.nd.broadcast_to"], "nd.broadcast_to(x, shape=(0, 3, 4))",
@@ -1131,14 +1134,15 @@ def _no_args(fn):
 
 def _method_broadcast_to(recv, node, text_of):
     args = _bind(node, ("shape",), 1) if isinstance(node, ast.Call) else None
-    shape = _broadcast_shape(args["shape"], text_of) if args else None
+    shape = _broadcast_shape(args["shape"], text_of, zero=1) if args else None
     return None if shape is None else f"{recv}.broadcast_to({shape})"
 
 
 _method("ndarray-broadcast-to", "broadcast_to", "x.broadcast_to((2, 0))",
-        "x.broadcast_to((2, -1))",
-        "shape only, as nd-broadcast-to (MXNet's 0 keeps an axis, torch's -1); both put the "
-        "missing leading axes first", _method_broadcast_to)
+        "x.broadcast_to((2, 1))",
+        "shape only; the method (unlike the operator) pads the input with leading 1s and "
+        "allows a 0 only where the input has 1, which it keeps: 1 in torch's shape",
+        _method_broadcast_to)
 RULE_HELPERS["ndarray-broadcast-to"] = ("gluon_broadcast_shape",)
 
 
@@ -1496,9 +1500,9 @@ for _kind in ("LSTM", "GRU", "RNN"):
 
 
 _RNN_LAYERS = {f"mx.gluon.rnn.{k}": k for k in ("LSTM", "GRU", "RNN")}
-#: nd.zeros / nd.ones handed to begin_state as its func: the torch factories the draft's
-#: layer (gluon_rnn) calls as func(shape, dtype=, device=)
-_STATE_FUNCS = {"mx.nd.zeros": "torch.zeros", "mx.nd.ones": "torch.ones"}
+#: nd.zeros / nd.ones handed to begin_state as its func: helpers of MXNet's signature
+#: (shape, ctx, dtype), which the draft's layer (gluon_rnn) calls as Gluon's does
+_STATE_FUNCS = {"mx.nd.zeros": "gluon_nd_zeros", "mx.nd.ones": "gluon_nd_ones"}
 
 
 def _drafted_rnn(analysis: Analysis, recv: ast.AST) -> bool:
@@ -1536,14 +1540,15 @@ def _drafted_rnn(analysis: Analysis, recv: ast.AST) -> bool:
 @_rule("rnn-begin-state", ["mx.gluon.Block.begin_state", "mx.gluon.rnn.LSTM.begin_state",
                            "mx.gluon.rnn.GRU.begin_state", "mx.gluon.rnn.RNN.begin_state"],
        "self.rnn.begin_state(batch_size=n, func=mx.nd.zeros, ctx=ctx)",
-       "self.rnn.begin_state(batch_size=n, func=torch.zeros, ctx=ctx)",
+       "self.rnn.begin_state(batch_size=n, func=gluon_nd_zeros, ctx=ctx)",
        "the receiver a Gluon LSTM/GRU/RNN layer an rnn rule rewrote (wherever the file assigns "
        "it): the helper's layer keeps Gluon's begin_state (batch_size, func, ctx, dtype, or "
-       "*args/**kwargs passed through); func absent, nd.zeros or nd.ones (→ torch.zeros, "
-       "torch.ones)")
+       "*args/**kwargs passed through); func absent, nd.zeros or nd.ones (→ gluon_nd_zeros, "
+       "gluon_nd_ones: MXNet's signature)")
 def _rnn_begin_state(site, analysis, text_of):
     call, recv = _call(site), _receiver(site)
-    if call is None or recv is None or not _drafted_rnn(analysis, recv):
+    if call is None or recv is None or len(call.args) > 2 \
+            or not _drafted_rnn(analysis, recv):
         return None
     if [type(a) for a in call.args] == [ast.Starred] and \
             all(k.arg is None for k in call.keywords) and len(call.keywords) <= 1:
@@ -1567,10 +1572,10 @@ def _rnn_begin_state(site, analysis, text_of):
 
 @_rule("begin-state-func", ["mx.nd.zeros", "mx.nd.ones"],
        "model.begin_state(func=mx.nd.zeros, batch_size=n, ctx=ctx)",
-       "model.begin_state(func=torch.zeros, batch_size=n, ctx=ctx)",
+       "model.begin_state(func=gluon_nd_zeros, batch_size=n, ctx=ctx)",
        "nd.zeros or nd.ones named (not called) as the func= of a begin_state call on the "
-       "file's own block (whose begin_state hands it to its layer's): the torch factory the "
-       "draft's layer (gluon_rnn) calls as func(shape, dtype=, device=)")
+       "file's own block: a helper of MXNet's signature (shape, ctx, dtype), whatever that "
+       "block's begin_state does with it (the draft's layer, gluon_rnn, calls it as Gluon's)")
 def _begin_state_func(site, analysis, text_of):
     node = site.node
     if isinstance(node, ast.Call):
@@ -1582,6 +1587,10 @@ def _begin_state_func(site, analysis, text_of):
             and call.func.attr == "begin_state" and analysis.site_at(call) is None):
         return None   # on a Gluon layer, rnn-begin-state rewrites the whole call
     return _STATE_FUNCS[site.name]
+
+
+RULE_HELPERS["begin-state-func"] = ("gluon_nd_zeros", "gluon_nd_ones", "_gluon_nd_filled")
+RULE_HELPERS["rnn-begin-state"] = ("gluon_nd_zeros", "gluon_nd_ones", "_gluon_nd_filled")
 
 
 @_helper_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
@@ -1637,31 +1646,44 @@ def _params_owner(node: ast.AST) -> ast.AST | None:
 
 
 @_helper_rule("layer-shared-params", _SHARING,
-              "nn.Dense(10, in_units=20, params=self.encoder.params)",
+              "class Net(gluon.Block):\n    def __init__(self):\n        super().__init__()\n"
+              "        self.enc = nn.Embedding(10, 20)\n"
+              "        self.dec = nn.Dense(10, in_units=20, params=self.enc.params)",
               "gluon_share_params(torch.nn.Sequential(torch.nn.Flatten(), "
-              "torch.nn.Linear(20, 10)), self.encoder)",
-              "params=x.params or x.collect_params() (x a Dense, Conv or Embedding layer the "
-              "draft holds), the layer otherwise one another rule rewrites with its sizes "
-              "given (not lazy): the helper gives the layer x's parameters of the same name, "
+              "torch.nn.Linear(20, 10)), self.enc)",
+              "params=x.params or x.collect_params(), x built (wherever assigned) as a Dense, "
+              "Conv or Embedding with its sizes, the layer otherwise one another rule rewrites "
+              "with its sizes given (neither lazy): the helper gives the layer x's parameters of the same name, "
               "as Gluon's shared ParameterDict does (tied weights; a Dense on an Embedding "
-              "keeps its own bias)", ["gluon_share_params"])
+              "keeps its own bias)", ["gluon_share_params", "gluon_embedding"])
 def _shared_params(site, analysis, text_of):
     call = _call(site)
     shared = [k for k in call.keywords if k.arg == "params"] if call is not None else []
     owner = _params_owner(shared[0].value) if len(shared) == 1 else None
     if owner is None:
         return None
+    owners = _values_of(analysis, owner)   # each a Dense, Conv or Embedding of its sizes
+    if not owners or not all(isinstance(v, ast.Call) and analysis.site_at(v) is not None
+                             and analysis.site_at(v).name in _SHARING
+                             and _sized_layer(analysis.site_at(v), analysis) for v in owners):
+        return None
     alone = ast.copy_location(ast.Call(func=call.func, args=call.args, keywords=[
         k for k in call.keywords if k is not shared[0]]), call)
-    plain = dataclasses.replace(site, node=alone)
+    text = _sized_layer(dataclasses.replace(site, node=alone), analysis, text_of)
+    if text is None:
+        return None
+    _consume(text_of, shared[0].value)   # owner.params: the helper reads it
+    return f"gluon_share_params({text}, {text_of(owner)})"
+
+
+def _sized_layer(site, analysis, text_of=ast.unparse) -> str | None:
+    """What another rule drafts a Dense, Conv or Embedding ``site`` into, unless that is a
+    lazy layer (no sizes: no weight to share yet) or nothing."""
     for rule in _RULES:
         if rule.name != "layer-shared-params" and site.name in rule.mxnet:
-            text = rule.rewrite(plain, analysis, text_of)
+            text = rule.rewrite(site, analysis, text_of)
             if text is not None:
-                if "Lazy" in text:
-                    return None
-                _consume(text_of, shared[0].value)   # owner.params: the helper reads it
-                return f"gluon_share_params({text}, {text_of(owner)})"
+                return None if "Lazy" in text else text
     return None
 
 
@@ -2558,7 +2580,8 @@ def _reaching(analysis: Analysis, use: ast.AST, scope: ast.AST,
     Sequential). All of them whenever that is not plain: a binding of unknown value, one
     inside a loop, ``if`` or ``with`` up to the use's statement, a use inside a nested
     function or class, or no assignment before the use."""
-    if len(values) < 2 or any(v is None for v in values):
+    if len(values) < 2 or any(v is None for v in values) \
+            or _rebound_elsewhere(analysis).get(getattr(use, "id", None)):
         return values
     parents = _parents(analysis)
 
@@ -2566,8 +2589,8 @@ def _reaching(analysis: Analysis, use: ast.AST, scope: ast.AST,
         while (up := parents.get(id(node))) is not None:
             if up is scope:
                 return node if isinstance(node, ast.stmt) else None
-            if isinstance(up, (*_SCOPES, ast.ClassDef)):
-                return None
+            if isinstance(up, (*_SCOPES, ast.ClassDef, ast.GeneratorExp)):
+                return None     # run later, or elsewhere
             node = up
         return None
 
@@ -2591,6 +2614,38 @@ def _reaching(analysis: Analysis, use: ast.AST, scope: ast.AST,
         if k < here and (best is None or k > best[0]):
             best = (k, value)
     return [best[1]] if best is not None else values
+
+
+def _rebound_elsewhere(analysis: Analysis) -> dict[str, bool]:
+    """The names the file binds in ways :func:`_scope_bindings` does not follow: declared
+    ``global`` or ``nonlocal`` anywhere, defined by ``def`` or ``class``, bound by a
+    ``match`` pattern; every name when the file has ``from … import *``."""
+    cached = _REBOUND.get(id(analysis))
+    if cached is not None and cached[0] is analysis:
+        return cached[1]
+    out: dict[str, bool] = {}
+    for node in analysis.nodes():
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            out.update(dict.fromkeys(node.names, True))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out[node.name] = True
+        elif isinstance(node, (ast.MatchAs, ast.MatchStar)) and node.name:
+            out[node.name] = True
+        elif isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            out = _EVERY_NAME
+            break
+    _REBOUND.clear()
+    _REBOUND[id(analysis)] = (analysis, out)
+    return out
+
+
+class _Every(dict):
+    def get(self, key, default=None):
+        return True
+
+
+_EVERY_NAME = _Every()
+_REBOUND: dict[int, tuple] = {}
 
 
 def _scope_bindings(analysis: Analysis) -> dict[int, dict[str, list]]:
@@ -2983,9 +3038,8 @@ def _one_device(analysis: Analysis, node: ast.AST) -> bool:
         return site is not None and site.name in ("mx.cpu", "mx.gpu")
     if device(node):
         return True
-    dotted = _dotted_name(node) if isinstance(node, (ast.Name, ast.Attribute)) else None
-    values = _assignments(analysis).get(dotted or "", [])
-    return bool(values) and all(device(v) for v in values)
+    values = _values_of(analysis, node) if isinstance(node, (ast.Name, ast.Attribute)) else []
+    return bool(values) and all(v is not None and device(v) for v in values)
 
 
 def _list_context(analysis: Analysis, node: ast.AST) -> bool:
@@ -3495,7 +3549,8 @@ def _grads_comprehension(analysis: Analysis, values: ast.AST) -> ast.AST | None:
     elt = comp.elt
     if isinstance(elt, ast.Call) and isinstance(elt.func, ast.Attribute) \
             and elt.func.attr == "grad" and isinstance(elt.func.value, ast.Name) \
-            and elt.func.value.id == gen.target.id and _bind(elt, ("ctx",)) is not None:
+            and elt.func.value.id == gen.target.id and _bind(elt, ("ctx",)) is not None \
+            and not _per_device(analysis, elt):
         return comp
     return None
 
@@ -3535,6 +3590,8 @@ def _parameter_grad(site, analysis, text_of):
         is not None)(analysis.site_at(node.generators[0].iter))
     if not ours and not _parameter_of_the_draft(analysis, recv):
         return None
+    if _per_device(analysis, call):
+        return None   # one gradient per device of a list: several devices, not the draft's
     for arg in call.args + [k.value for k in call.keywords]:
         _consume(text_of, arg)   # the device: the gradient is where the parameter is
     return f"gluon_grad({text_of(recv)})"
@@ -3559,6 +3616,21 @@ for _size in ("2", "103"):
                  "'<eos>' first) built from the segment unless given; the files read from "
                  "root, where Gluon would download them", ["GluonWikiText"])(
         _wikitext(f"wikitext-{_size}"))
+
+
+def _per_device(analysis: Analysis, call: ast.Call) -> bool:
+    """Whether ``call``'s device argument is a name an enclosing comprehension iterates
+    (``[[p.grad(c) for p in …] for c in ctx]``)."""
+    names = {a.id for a in call.args + [k.value for k in call.keywords]
+             if isinstance(a, ast.Name)}
+    node, parents = call, _parents(analysis)
+    while names and (node := parents.get(id(node))) is not None:
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp, ast.DictComp)):
+            bound = {n.id for g in node.generators for n in ast.walk(g.target)
+                     if isinstance(n, ast.Name)}
+            if names & bound:
+                return True
+    return False
 
 
 _pass_on("clip-global-norm", ["mx.gluon.utils.clip_global_norm"],
