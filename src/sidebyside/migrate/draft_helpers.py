@@ -331,17 +331,14 @@ def gluon_broadcast_shape(shape, zero=-1):
 
 
 def _gluon_nd_filled(fill, shape, ctx=None, dtype=None, **kwargs):
-    import numpy
     import torch
 
     kwargs.pop("name", None)
     kwargs.pop("__layout__", None)   # attributes of the graph node: an array ignores them
     if kwargs:
         raise TypeError(f"unexpected arguments {sorted(kwargs)}")
-    if dtype is not None and not isinstance(dtype, torch.dtype):
-        dtype = getattr(torch, numpy.dtype(dtype).name)
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    return torch.full(shape, fill, dtype=dtype or torch.float32, device=ctx)
+    return torch.full(shape, fill, dtype=_np_dtype(dtype), device=ctx)
 
 
 def gluon_nd_zeros(shape, ctx=None, dtype=None, **kwargs):
@@ -2782,8 +2779,8 @@ HELPERS = {
     "gluon_batch_norm": (), "gluon_instance_norm": (), "gluon_dropout": (), "gluon_split": (),
     "gluon_embedding": (), "gluon_share_params": (), "gluon_grad": (),
     "gluon_clip_global_norm": (), "gluon_broadcast_shape": (),
-    "_gluon_nd_filled": (), "gluon_nd_zeros": ("_gluon_nd_filled",),
-    "gluon_nd_ones": ("_gluon_nd_filled",),
+    "_gluon_nd_filled": ("_np_dtype",), "gluon_nd_zeros": ("_gluon_nd_filled", "_np_dtype"),
+    "gluon_nd_ones": ("_gluon_nd_filled", "_np_dtype"),
     "gluon_reset_ctx": (),
     "gluon_init_constant": (), "gluon_parameter": (),
     "gluon_fill_parameter": (), "gluon_set_data": (),
@@ -2832,7 +2829,7 @@ HELPERS = {
     "GluonImageFolderDataset": ("GluonDatasetBase", "GluonDataset", "gluon_imread"),
     "_gluon_binary": (), "gluon_maximum": ("_gluon_binary",),
     "gluon_minimum": ("_gluon_binary",), "gluon_download": (), "gluon_utils_download": (),
-    "gluon_rnn": ("gluon_nd_zeros", "_gluon_nd_filled"),
+    "gluon_rnn": ("gluon_nd_zeros", "_gluon_nd_filled", "_np_dtype"),
     "GluonDataDesc": (), "GluonDataBatch": (), "GluonDataIter": ("GluonDataBatch",),
     "GluonNDArrayIter": ("GluonDataDesc", "GluonDataBatch", "GluonDataIter"),
     "_mt19937_shuffle": (),

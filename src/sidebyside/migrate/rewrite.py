@@ -1513,17 +1513,8 @@ def _drafted_rnn(analysis: Analysis, recv: ast.AST) -> bool:
     if not _simple_name(recv):
         return False
     target = ast.unparse(recv)
-    scope = analysis.nodes()
-    if target.startswith("self."):
-        node, parents = recv, _parents(analysis)
-        while node is not None and not isinstance(node, ast.ClassDef):
-            node = parents.get(id(node))
-        if node is None:
-            return False
-        scope = list(ast.walk(node))
-    values = [n.value for n in scope if isinstance(n, ast.Assign)
-              and any(ast.unparse(t) == target for t in n.targets)]
-    if not values:
+    values = _values_of(analysis, recv)
+    if not values or any(v is None for v in values):
         return False
     for value in values:
         site = analysis.site_at(value)
@@ -1589,8 +1580,9 @@ def _begin_state_func(site, analysis, text_of):
     return _STATE_FUNCS[site.name]
 
 
-RULE_HELPERS["begin-state-func"] = ("gluon_nd_zeros", "gluon_nd_ones", "_gluon_nd_filled")
-RULE_HELPERS["rnn-begin-state"] = ("gluon_nd_zeros", "gluon_nd_ones", "_gluon_nd_filled")
+RULE_HELPERS["begin-state-func"] = ("gluon_nd_zeros", "gluon_nd_ones", "_gluon_nd_filled",
+                                    "_np_dtype")
+RULE_HELPERS["rnn-begin-state"] = RULE_HELPERS["begin-state-func"]
 
 
 @_helper_rule("embedding", ["mx.gluon.nn.Embedding"], "nn.Embedding(1000, 64)",
