@@ -458,6 +458,17 @@ assert all(m.asnumpy().dtype == p.detach().numpy().dtype == np.float64       # a
 assert max(gaps.values()) <= TOL, gaps
 f"float64: the draft computes what the legacy fragment computes, to {TOL}"
 
+# %%
+try:   # the idiomatic loss, given the same float labels
+    torch.nn.CrossEntropyLoss(reduction="none")(
+        torch.zeros(len(LABELS), 3, dtype=torch.float64),
+        torch.from_numpy(LABELS.astype(np.float64)))
+    refused = None
+except RuntimeError as err:
+    refused = err
+assert refused is not None
+"torch.nn.CrossEntropyLoss refuses Gluon's float labels; the draft's helper takes them"
+
 # %% tags=["nbval-ignore-output"]
 gaps
 
