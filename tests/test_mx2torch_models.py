@@ -55,6 +55,32 @@ def test_mxreference_matches_the_gluon_forward(tmp_path):
     assert {"node:m_conv0_fwd", "node:m_batchnorm0_fwd", "node:m_dense0_fwd"} <= set(ref)
 
 
+def test_mxreference_float64_runs_graphs_with_float32_constants(tmp_path):
+    """A detector's graph adds float32 constants (arange, casts) to float64 arrays, which
+    MXNet refuses in float64; mxreference makes them float64, as the translation's
+    .double() does, and takes its inputs from an .npz (integer ids kept as they are)."""
+    x = mx.sym.var("data")
+    ids = mx.sym.var("ids")
+    sym = mx.sym.Group([mx.sym.broadcast_add(x, mx.sym.arange(3).reshape((1, 3))),
+                        mx.sym.cast(ids, "float32") * 2])
+    (tmp_path / "g-symbol.json").write_text(sym.tojson())
+    mx.nd.save(str(tmp_path / "g-0000.params"), {})
+    data = np.random.default_rng(0).standard_normal((2, 3))
+    with pytest.raises(mx.base.MXNetError, match="expected float64, got float32"):
+        sym.bind(mx.cpu(), {"data": mx.nd.array(data, dtype="float64"),
+                            "ids": mx.nd.array([1, 2], dtype="int32")}).forward()
+    np.savez(tmp_path / "in.npz", data=data.astype(np.float32),
+             ids=np.array([7, 9], dtype=np.int32))
+    assert mxreference.main([str(tmp_path / "g-symbol.json"), str(tmp_path / "g-0000.params"),
+                             "--inputs", str(tmp_path / "in.npz"), "--float64",
+                             "--out", str(tmp_path / "ref.npz")]) == 0
+    ref = np.load(tmp_path / "ref.npz")
+    assert ref["data"].dtype == np.float64 and ref["ids"].dtype == np.int32
+    np.testing.assert_allclose(ref["output0"], data.astype(np.float32).astype(np.float64)
+                               + np.arange(3), rtol=0, atol=0)
+    assert ref["output1"].dtype == np.float64 and list(ref["output1"]) == [14.0, 18.0]
+
+
 @pytest.mark.parametrize("optimizer,kwargs", [
     ("sgd", {"learning_rate": 0.1, "momentum": 0.9, "wd": 1e-3}),
     ("adam", {"learning_rate": 0.01, "wd": 1e-3}),

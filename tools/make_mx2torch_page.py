@@ -65,9 +65,11 @@ def coverage_section(rows: list[dict]) -> list[str]:
              "with their aliases). A node may carry only the attributes its translator honours "
              "(MXNet's default filled in where the file leaves one out) or ignores for a stated "
              "reason (cuDNN tuning, scratch sizes); any other attribute, any unsupported value "
-             "and any other operator stops the translation with `UnsupportedOperator`, naming "
-             "the node. Each operator is checked against MXNet's own execution in "
-             "`tests/test_mx2torch_ops.py`.", "",
+             "and any other operator stops the translation with one `UnsupportedOperator` that "
+             "names every such node (grouped by operator, with counts), and nothing is written; "
+             "`--outputs NODE ...` translates up to named nodes instead, to keep a backbone "
+             "and its heads when post-processing cannot be translated. Each operator is "
+             "checked against MXNet's own execution in `tests/test_mx2torch_ops.py`.", "",
              "| operator | aliases | honoured attributes | ignored | notes |",
              "|---|---|---|---|---|"]
     for r in rows:

@@ -737,7 +737,53 @@ src(M, "mx2torch-softmax-instance", 'return f"torch.softmax({b.x(0)}, dim=-1)"',
     'return f"torch.softmax({b.x(0)}, dim=1)"', "axis",
     "SoftmaxActivation(mode='instance') over axis 1 instead of the last")
 src(M, "mx2torch-flatten", 'x = f"torch.flatten({x}, 1)"', 'x = f"torch.flatten({x}, 0)"', "axis",
-    "FullyConnected(flatten=True) flattening the batch axis too")
+    "FullyConnected(flatten=True) flattening the batch axis too", occurrence=2)
+src(M, "mx2torch-mod-zero", "    return torch.where(b == 0, torch.zeros_like(r), r)\n",
+    "    return r\n", "default-dropped",
+    "MXNet's mod by 0 (0) left as torch's nan")
+src(M, "mx2torch-int-true-div", 'if sym == "/" and b.is_int(0) and b.is_int(1):',
+    'if False:', "dtype",
+    "integer division (CenterNet's top-k indices) as torch's true division")
+src(M, "mx2torch-int-scalar", "    s = int(s)\n", "", "dtype",
+    "a scalar applied to integers without MXNet's cast of the scalar (x * 2.5 is x * 2)")
+src(M, "mx2torch-nms-unstable", "idx = idx[torch.sort(score[idx], descending=True, stable=True).indices]",
+    "idx = idx[torch.sort(score[idx], descending=True).indices]", "call-swap",
+    "box_nms's score order not stable (MXNet's std::stable_sort keeps ties in input order)")
+src(M, "mx2torch-nms-class-float", "cls = r[idx, id_index].to(torch.int64)",
+    "cls = r[idx, id_index]", "dtype",
+    "box_nms's class ids compared as floats (MXNet casts them to int)")
+src(M, "mx2torch-nms-topk", "            idx = idx[:topk]\n", "", "missing-call",
+    "box_nms's topk not applied before the suppression")
+src(M, "mx2torch-box-decode-format", '    if fmt == "corner":\n        aw, ah',
+    '    if fmt == "center":\n        aw, ah', "axis",
+    "box_decode's anchor formats swapped (corner read as center)")
+src(M, "mx2torch-repeat-as-tile",
+    "torch.repeat_interleave({b.x(0)}, {int(a['repeats'])}, dim={int(a['axis'])})",
+    "torch.cat([{b.x(0)}] * {int(a['repeats'])}, dim={int(a['axis'])})", "call-swap",
+    "MXNet's repeat (each element repeated) ported as a tile of the whole axis")
+src(M, "mx2torch-topk-ascend", 'largest = "False" if a["is_ascend"] else "True"',
+    'largest = "True" if a["is_ascend"] else "False"', "default-changed",
+    "topk's is_ascend inverted")
+src(M, "mx2torch-attention-scale",
+    "return torch.bmm(q / torch.sqrt(torch.tensor(q.shape[-1], dtype=q.dtype)), k.transpose(1, 2))",
+    "return torch.bmm(q, k.transpose(1, 2))", "scale",
+    "interleaved self-attention scores without the 1/sqrt(head dim)", occurrence=1)
+src(M, "mx2torch-softmax-length-mask", "    return out.masked_fill(~keep, 0.0).movedim(-1, axis)",
+    "    return out.movedim(-1, axis)", "missing-call",
+    "softmax(use_length) leaving the masked positions' values (a row of length 0 is nan)")
+src(M, "mx2torch-sequence-mask-axis", "    if axis == 1:\n        keep = keep.t()\n", "",
+    "axis", "SequenceMask(axis=1) masking as if time were axis 0")
+R = "src/sidebyside/mx2torch/report.py"
+src(R, "mx2torch-float32-region-node-only",
+    "            up = next((region[src] for src, _ in n.inputs if src in region), None)",
+    "            up = None", "missing-call",
+    "the float64 check's float32 region: only the float32 kernel's own node, not what follows",
+    targets=("tests/nomxnet/test_translate_detectors.py",))
+G = "src/sidebyside/mx2torch/codegen.py"
+src(G, "mx2torch-refuse-first", "            self._failed(i, e, static)\n            return\n",
+    "            raise\n", "missing-call",
+    "a refusal that names only the first unsupported operator (one fix-and-rerun round each)",
+    targets=("tests/nomxnet/test_translate_detectors.py",))
 S = "src/sidebyside/mx2torch/optstate.py"
 src(S, "optstate-momentum-sign", '{"momentum_buffer": tens[0].neg().div_(lr_i)}',
     '{"momentum_buffer": tens[0].div_(lr_i)}', "scale",

@@ -28,6 +28,11 @@ def _load(symbol, params):
         raw = params
     else:
         raw = mx.nd.load(str(params))
+        if isinstance(raw, list):         # an unnamed list: empty (a graph without weights)
+            if raw:
+                raise ValueError(f"{params}: an unnamed list of arrays, not a model's "
+                                 "parameters (export() or save_checkpoint write names)")
+            raw = {}
     arg, aux = {}, {}
     for key, value in raw.items():
         kind, sep, name = key.partition(":")
@@ -43,6 +48,25 @@ def _load(symbol, params):
     return sym, arg, aux
 
 
+def float64_graph(sym):
+    """The graph with its float32 constants and casts made float64 (``_arange``, ``_zeros``,
+    ``Cast`` ... with ``dtype='float32'``): MXNet refuses to add a float32 constant to a
+    float64 array, so a detector's graph runs in float64 only this way. A translation does the
+    same when ``.double()``'d (its float32 is the module's float type)."""
+    import json
+
+    import mxnet as mx
+
+    graph = json.loads(sym.tojson())
+    changed = 0
+    for node in graph["nodes"]:
+        attrs = node.get("attrs") or {}
+        if node["op"] != "null" and attrs.get("dtype") == "float32":
+            attrs["dtype"] = "float64"
+            changed += 1
+    return mx.sym.load_json(json.dumps(graph)) if changed else sym
+
+
 def reference(symbol, params, inputs: dict, *, internals: bool = True,
               dtype=None) -> dict:
     """Run the graph in MXNet (inference: ``is_train=False``) on ``inputs`` (name -> array).
@@ -52,10 +76,13 @@ def reference(symbol, params, inputs: dict, *, internals: bool = True,
     import mxnet as mx
 
     sym, arg, aux = _load(symbol, params)
+    if dtype == "float64":
+        sym = float64_graph(sym)
     if dtype is not None:
         arg = {k: v.astype(dtype) for k, v in arg.items()}
         aux = {k: v.astype(dtype) for k, v in aux.items()}
-    feeds = {k: mx.nd.array(v, dtype=dtype or v.dtype) for k, v in inputs.items()}
+    feeds = {k: mx.nd.array(v, dtype=dtype if dtype and v.dtype.kind == "f" else v.dtype)
+             for k, v in inputs.items()}
     out: dict[str, np.ndarray] = {}
     heads = sym
     names: list = []
@@ -118,19 +145,34 @@ def main(argv=None) -> int:
                                             "`python -m sidebyside.mx2torch --check`.")
     p.add_argument("symbol")
     p.add_argument("params")
-    p.add_argument("--input", type=_shape, action="append", required=True,
+    p.add_argument("--input", type=_shape, action="append", default=[],
                    help="an input's name and shape, e.g. data=1,3,224,224 (random normal values)")
+    p.add_argument("--inputs", metavar="NPZ",
+                   help="the inputs' values from an .npz, by name (token ids, lengths, images: "
+                        "any dtype, kept; with --float64 floats are cast); --input adds random "
+                        "ones")
     p.add_argument("--out", required=True, help="the .npz to write")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--no-internals", action="store_true", help="the outputs only")
     p.add_argument("--float64", action="store_true",
                    help="run MXNet in float64 (parameters and inputs cast): for mx2torch --float64")
     args = p.parse_args(argv)
+    if not args.input and not args.inputs:
+        p.error("give the inputs: --input name=shape (random) or --inputs file.npz")
     rng = np.random.default_rng(args.seed)
-    inputs = {name: rng.standard_normal(shape).astype(np.float32) for name, shape in args.input}
+    inputs = {}
+    if args.inputs:
+        try:
+            with np.load(args.inputs) as given:
+                inputs = {k: given[k] for k in given.files}
+        except (OSError, ValueError) as e:
+            p.error(f"--inputs {args.inputs}: cannot read it ({e})")
+    inputs.update({name: rng.standard_normal(shape).astype(np.float32)
+                   for name, shape in args.input})
     dtype = "float64" if args.float64 else None
     if dtype:
-        inputs = {k: v.astype(np.float64) for k, v in inputs.items()}
+        inputs = {k: v.astype(np.float64) if v.dtype.kind == "f" else v
+                  for k, v in inputs.items()}
     out = reference(args.symbol, args.params, inputs, internals=not args.no_internals, dtype=dtype)
     np.savez(args.out, **inputs, **out)
     print(f"{args.out}: {len(inputs)} inputs, {sum(k.startswith('output') for k in out)} outputs, "

@@ -91,11 +91,13 @@ def pins(name):
 
 
 def test_requirements_nomxnet_is_the_main_torch_and_numpy_2_without_mxnet():
+    """torch, torchvision (translated detectors' box operators) and pytest at the main pins;
+    numpy 2."""
     req, other = pins("requirements-nomxnet.txt")
     assert other == ["-c constraints-nomxnet.txt", "-e ."]
-    assert set(req) == {"torch", "numpy", "pytest"}, req
+    assert set(req) == {"torch", "torchvision", "numpy", "pytest"}, req
     main, _ = pins("requirements.txt")
-    assert req["torch"] == main["torch"] and req["pytest"] == main["pytest"]
+    assert all(req[k] == main[k] for k in ("torch", "torchvision", "pytest"))
     assert int(req["numpy"].split(".")[0]) >= 2
 
 

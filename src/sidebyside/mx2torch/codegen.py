@@ -10,6 +10,7 @@ it is compiled from it, so what you read in ``model.py`` is what was checked.
 from __future__ import annotations
 
 import builtins
+import dataclasses
 import keyword
 import os
 import re
@@ -98,7 +99,8 @@ class Builder:
         reach = graph.reachable()
         self.prefix = _common_prefix([graph.nodes[i].name for i in reach
                                       if not graph.nodes[i].is_variable])
-        self.taken: dict[str, set] = {"attr": set(), "var": set()}
+        self.taken: dict[str, set] = {"attr": {"_float"}, "var": set()}   # _float: float_dtype
+        self.float_declared = False
         self.folded: set[str] = set()
         self.init: list[str] = []
         self.fwd: list[tuple[str, str, str, str]] = []   # (var, expression, node name, op)
@@ -115,6 +117,9 @@ class Builder:
         self.multi: dict[int, list[str]] = {}         # node id -> one name per output
         self.param_only = self._param_only(reach)
         self.node = None
+        self.integer: set[int] = set()                # nodes whose output holds integers
+        self.failed: set[int] = set()                 # nodes that could not be translated
+        self.failures: list[UnsupportedOperator] = []
 
     # --- naming -------------------------------------------------------------------------
     def _name(self, raw: str, space: str = "var") -> str:
@@ -146,6 +151,11 @@ class Builder:
         if i >= len(node.inputs):
             refuse(node, f"input {i} is missing")
         return self.expr(node.inputs[i])
+
+    def is_int(self, i: int) -> bool:
+        """Whether the current node's input ``i`` holds integers (a Cast to an integer type,
+        shape_array, ...): MXNet's arithmetic on integers is C's (division truncates)."""
+        return self.node.inputs[i][0] in self.integer
 
     def rank_of(self, i: int):
         src, _ = self.node.inputs[i]
@@ -222,6 +232,15 @@ class Builder:
         if text not in self.notes:
             self.notes.append(text)
 
+    def float_dtype(self) -> str:
+        """The expression of the module's float type (a buffer of size 0 that ``.double()``,
+        ``.half()`` convert): for the graph's float32 constants and casts."""
+        if not self.float_declared:
+            self.float_declared = True
+            self.init.append('self.register_buffer("_float", torch.empty(0), persistent=False)'
+                             "  # the model's float type (float32 unless .double())")
+        return "self._float.dtype"
+
     def helper(self, name: str) -> str:
         if name not in self.helpers:
             self.helpers.append(name)
@@ -266,18 +285,28 @@ class Builder:
 
     def emit(self, i: int) -> None:
         node = self.g.nodes[i]
-        spec = REGISTRY.get(node.op)
-        if spec is None:
-            raise UnsupportedOperator(
-                f"operator {node.op} (node {node.name!r}) is not supported; "
-                "`python -m sidebyside.mx2torch --ops` lists the supported ones")
-        attrs = parse_attrs(spec, node)
         outer = (self.node, getattr(self, "rank", None), getattr(self, "n_out", 1),
-                 getattr(self, "unpack", None))
-        self.node, self.n_out, self.unpack = node, 1, None
-        self.rank = self.ranks.get(node.inputs[0][0]) if node.inputs else None
-        expression = spec.func(self, node, attrs)
+                 getattr(self, "unpack", None), getattr(self, "int_out", None))
+        static = True       # the operator and its attributes, whatever the inputs are
+        try:
+            spec = REGISTRY.get(node.op)
+            if spec is None:
+                refuse(node, _UNKNOWN)
+            attrs = parse_attrs(spec, node)
+            static = False
+            self.node, self.n_out, self.unpack, self.int_out = node, 1, None, None
+            self.rank = self.ranks.get(node.inputs[0][0]) if node.inputs else None
+            expression = spec.func(self, node, attrs)
+        except UnsupportedOperator as e:
+            self.node, self.rank, self.n_out, self.unpack, self.int_out = outer
+            self._failed(i, e, static)
+            return
         self.emitted.add(i)
+        # integer outputs (MXNet divides integers by truncation): as the translator says, else
+        # those of a node whose inputs are all integer
+        if self.int_out if self.int_out is not None else \
+                bool(node.inputs) and all(src in self.integer for src, _ in node.inputs):
+            self.integer.add(i)
         var = self._name(node.name)
         self.var[i] = var
         self.nout[i] = self.n_out
@@ -290,7 +319,24 @@ class Builder:
             self.multi[i] = names
             target = pattern.format(*names)
         self.fwd.append((target, expression, node.name, node.op))
-        self.node, self.rank, self.n_out, self.unpack = outer
+        self.node, self.rank, self.n_out, self.unpack, self.int_out = outer
+
+    def _failed(self, i: int, error: UnsupportedOperator, static: bool) -> None:
+        """Record a node that cannot be translated and go on, so that one refusal names every
+        problem (:meth:`run`). An unknown operator or attribute is always reported; a value
+        that a translator refuses is not when an input of the node failed too (the translator
+        saw a stand-in for that input, not the real one)."""
+        node = self.g.nodes[i]
+        if error.op is None:       # not about one node (a parameter's shape...): stop here
+            raise error
+        upstream = any(src in self.failed for src, _ in node.inputs)
+        self.failed.add(i)
+        if static or not upstream:
+            self.failures.append(error)
+        self.emitted.add(i)
+        self.var[i] = self._name(node.name)
+        self.nout[i] = 1 << 30          # any output index: a stand-in, never compiled
+        self.ranks[i] = None
 
     def run(self) -> None:
         for i in self.g.reachable():
@@ -301,6 +347,32 @@ class Builder:
                 continue    # weights only: folded by its consumer (RNN), or emitted on first use
             self.emit(i)
         self.heads = [self.expr(h) for h in self.g.heads]
+        if self.failures:
+            raise UnsupportedOperator(refusal(self.failures))
+
+
+_UNKNOWN = "is not supported"
+_OPS_HINT = "`python -m sidebyside.mx2torch --ops` lists the supported ones"
+
+
+def refusal(failures: list) -> str:
+    """One message for every node that cannot be translated: grouped by operator and by what
+    is wrong, with the number of nodes and the first names."""
+    if len(failures) == 1:
+        e = failures[0]
+        return str(e) if e.what != _UNKNOWN else \
+            f"operator {e.op} (node {e.node!r}) {_UNKNOWN}; {_OPS_HINT}"
+    groups: dict[tuple, list[str]] = {}
+    for e in failures:
+        groups.setdefault((e.op, e.what), []).append(e.node)
+    ops = sorted({op for op, _ in groups})
+    n = sum(len(v) for v in groups.values())
+    lines = [f"{len(ops)} operator{'s' if len(ops) > 1 else ''} of the graph cannot be "
+             f"translated ({n} node{'s' if n > 1 else ''}); nothing was written. {_OPS_HINT}:"]
+    for (op, what), nodes in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        shown = ", ".join(repr(n) for n in nodes[:3]) + (", ..." if len(nodes) > 3 else "")
+        lines.append(f"  {op} ({len(nodes)} node{'s' if len(nodes) > 1 else ''}: {shown}): {what}")
+    return "\n".join(lines)
 
 
 def _shape(arr) -> str:
@@ -408,10 +480,35 @@ def instantiate(cls, state: dict):
     return module
 
 
-def translation(symbol, params, *, input_shapes=None, class_name: str = "Model") -> Translation:
+def cut(graph: Graph, outputs) -> Graph:
+    """The graph with its outputs replaced by the named nodes' (``NAME`` for a node's first
+    output, ``NAME[i]`` for its output i): a backbone and its heads without the
+    post-processing that follows them. Unknown names and inputs are refused, all at once."""
+    if not outputs:
+        return graph
+    by_name = {n.name: i for i, n in enumerate(graph.nodes)}
+    heads, bad = [], []
+    for text in outputs:
+        m = re.fullmatch(r"(.+?)(?:\[(\d+)\])?", text.strip())
+        name, idx = m.group(1), int(m.group(2) or 0)
+        i = by_name.get(name)
+        if i is None:
+            bad.append(f"{text!r} is not a node of the graph")
+        elif graph.nodes[i].is_variable:
+            bad.append(f"{text!r} is an input or a parameter, not a computed node")
+        else:
+            heads.append((i, idx))
+    if bad:
+        raise UnsupportedOperator(f"{graph.source}: --outputs: " + "; ".join(bad))
+    return dataclasses.replace(graph, heads=heads)
+
+
+def translation(symbol, params, *, input_shapes=None, class_name: str = "Model",
+                outputs=None) -> Translation:
     """Translate a graph (``-symbol.json`` path, JSON text or dict) with its parameters (a
-    ``.params`` path, or a dict of arrays with or without ``arg:``/``aux:`` prefixes)."""
-    graph = symbol if isinstance(symbol, Graph) else read_symbol(symbol)
+    ``.params`` path, or a dict of arrays with or without ``arg:``/``aux:`` prefixes).
+    ``outputs``: node names that become the outputs instead of the graph's own (:func:`cut`)."""
+    graph = cut(symbol if isinstance(symbol, Graph) else read_symbol(symbol), outputs)
     where = str(params) if isinstance(params, (str, Path)) else "<params>"
     if isinstance(params, (str, Path)):
         from .ndfile import load_params
@@ -444,10 +541,10 @@ def translate(symbol, params, **kwargs):
     return translation(symbol, params, **kwargs).module
 
 
-def tapped(t: Translation, symbol, params, input_shapes=None):
+def tapped(t: Translation, symbol, params, input_shapes=None, outputs=None):
     """The same translation with a forward that also returns every node's output (by MXNet
     node name): for :mod:`.report`."""
-    graph = symbol if isinstance(symbol, Graph) else read_symbol(symbol)
+    graph = cut(symbol if isinstance(symbol, Graph) else read_symbol(symbol), outputs)
     if isinstance(params, (str, Path)):
         from .ndfile import load_params
 

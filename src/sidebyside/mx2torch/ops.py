@@ -22,7 +22,16 @@ from .graph import as_tuple, parse_value
 
 
 class UnsupportedOperator(ValueError):
-    """An operator, or an attribute value of one, that mx2torch does not translate."""
+    """An operator, or an attribute value of one, that mx2torch does not translate.
+
+    ``op``, ``node`` and ``what`` say which operator, which node and what is wrong, when the
+    refusal is about one node (a translation gathers them into one refusal that names them
+    all)."""
+
+    def __init__(self, message: str, *, op: str | None = None, node: str | None = None,
+                 what: str | None = None):
+        super().__init__(message)
+        self.op, self.node, self.what = op, node, what
 
 
 @dataclass
@@ -61,14 +70,14 @@ def parse_attrs(spec: OpSpec, node) -> Attrs:
         if key in spec.attrs:
             out[key] = parse_value(text)
         elif key not in spec.ignored:
-            raise UnsupportedOperator(
-                f"operator {node.op} (node {node.name!r}): attribute {key}={text!r} is not "
-                f"supported; supported: {', '.join(sorted(spec.attrs)) or 'none'}")
+            refuse(node, f"attribute {key}={text!r} is not supported; supported: "
+                         f"{', '.join(sorted(spec.attrs)) or 'none'}")
     return out
 
 
 def refuse(node, what: str):
-    raise UnsupportedOperator(f"operator {node.op} (node {node.name!r}): {what}")
+    raise UnsupportedOperator(f"operator {node.op} (node {node.name!r}): {what}",
+                              op=node.op, node=node.name, what=what)
 
 
 def _tuple(v, n=None, fill=None):
@@ -176,6 +185,18 @@ def _deconvolution(b, node, a):
 
 @op("FullyConnected", attrs={"num_hidden": None, "no_bias": False, "flatten": True})
 def _fully_connected(b, node, a):
+    src = b.g.nodes[node.inputs[1][0]] if len(node.inputs) > 1 else None
+    if src is not None and not (src.is_variable and src.name in b.params) \
+            and node.inputs[1][0] in b.param_only:
+        # weights computed from parameters in the graph (GluonNLP's attention concatenates the
+        # query, key and value weights): the parameters stay the file's, F.linear takes them
+        x = b.x(0)
+        if a["flatten"]:
+            b.rank = 2
+            if b.rank_of(0) != 2:
+                x = f"torch.flatten({x}, 1)"
+        bias = "None" if a["no_bias"] else b.x(2)
+        return f"F.linear({x}, {b.x(1)}, {bias})"
     w = b.param(node, 1)
     args = [str(w.shape[1]), str(a["num_hidden"])]
     params = {"weight": 1}
@@ -400,8 +421,15 @@ _BINARY = {"elemwise_add": "+", "elemwise_sub": "-", "elemwise_mul": "*", "elemw
            "_mul": "*", "_Mul": "*", "_div": "/", "_Div": "/",
            "broadcast_add": "+", "broadcast_plus": "+", "broadcast_sub": "-",
            "broadcast_minus": "-", "broadcast_mul": "*", "broadcast_div": "/"}
+def _binary(b, node, sym):
+    x, y = b.x(0), b.x(1)
+    if sym == "/" and b.is_int(0) and b.is_int(1):     # C's integer division: truncation
+        return f"torch.div({x}, {y}, rounding_mode='trunc')"
+    return f"({x} {sym} {y})"
+
+
 for _name, _sym in _BINARY.items():
-    op(_name)(lambda b, node, a, _s=_sym: f"({b.x(0)} {_s} {b.x(1)})")
+    op(_name)(lambda b, node, a, _s=_sym: _binary(b, node, _s))
 _BINARY_F = {"broadcast_maximum": "torch.maximum", "broadcast_minimum": "torch.minimum",
              "broadcast_power": "torch.pow", "_maximum": "torch.maximum",
              "_minimum": "torch.minimum", "_power": "torch.pow", "broadcast_hypot": "torch.hypot"}
@@ -425,9 +453,23 @@ _SCALAR = {"_plus_scalar": "({x} + {s})", "_minus_scalar": "({x} - {s})",
            "_greater_equal_scalar": "({x} >= {s}).to({x}.dtype)",
            "_lesser_scalar": "({x} < {s}).to({x}.dtype)",
            "_lesser_equal_scalar": "({x} <= {s}).to({x}.dtype)"}
+def _scalar(b, node, a, tmpl):
+    x, s = b.x(0), float(a["scalar"])
+    if not b.is_int(0):
+        return tmpl.format(x=x, s=_r(s))
+    # on integers MXNet casts the scalar to the input's type first (2.5 -> 2), and divides
+    # by truncation
+    s = int(s)
+    if node.op == "_div_scalar":
+        return f"torch.div({x}, {s}, rounding_mode='trunc')"
+    if node.op in ("_rdiv_scalar", "_power_scalar", "_rpower_scalar"):
+        refuse(node, "on integers (MXNet's C arithmetic) is not supported")
+    return tmpl.format(x=x, s=_r(s))
+
+
 for _name, _tmpl in _SCALAR.items():
     op(_name, attrs={"scalar": 1.0}, ignored={"is_int": "the scalar's written form"})(
-        lambda b, node, a, _t=_tmpl: _t.format(x=b.x(0), s=_r(float(a["scalar"]))))
+        lambda b, node, a, _t=_tmpl: _scalar(b, node, a, _t))
 
 
 @op("clip", attrs={"a_min": None, "a_max": None})
@@ -440,7 +482,13 @@ def _clip(b, node, a):
                                      "use_length": False})
 def _softmax(b, node, a):
     if a["use_length"]:
-        refuse(node, "use_length=True is not supported")
+        if node.op != "softmax":
+            refuse(node, "use_length=True is supported for softmax only")
+        if a["dtype"] is not None:
+            refuse(node, f"dtype={a['dtype']!r} is not supported")
+        t = float(a["temperature"]) if a["temperature"] is not None else 1.0
+        return (f"{b.helper('mx_softmax_length')}({b.x(0)}, {b.x(1)}, {int(a['axis'])}, "
+                f"{_r(t)})")
     if a["dtype"] is not None:
         refuse(node, f"dtype={a['dtype']!r} is not supported")
     x = b.x(0)
@@ -556,6 +604,11 @@ def _stack(b, node, a):
 def _split(b, node, a):
     n, axis = int(a["num_outputs"]), int(a["axis"])
     b.n_out = n
+    if n == 1:          # one output: the input itself (as GluonCV's split of a batch of one)
+        if a["squeeze_axis"]:
+            b.rank = b.rank_of(0) - 1 if b.rank_of(0) is not None else None
+            return f"{b.x(0)}.squeeze({axis})"
+        return b.x(0)
     if a["squeeze_axis"]:
         b.rank = b.rank_of(0) - 1 if b.rank_of(0) is not None else None
         return f"tuple(t.squeeze({axis}) for t in {b.x(0)}.chunk({n}, dim={axis}))"
@@ -603,13 +656,22 @@ def _slice_like(b, node, a):
 _TORCH_DTYPES = {"float16": "torch.float16", "float32": "torch.float32",
                  "float64": "torch.float64", "uint8": "torch.uint8", "int8": "torch.int8",
                  "int32": "torch.int32", "int64": "torch.int64", "bool": "torch.bool"}
+_INT_DTYPES = {"uint8", "int8", "int32", "int64"}
+
+
+def _dtype(b, name: str) -> str:
+    """A dtype for generated code: MXNet's float32 (the graph's float type) follows the
+    module's own (``.double()`` makes it float64, as casting MXNet's graph does); the others
+    are literal."""
+    return b.float_dtype() if name == "float32" else _TORCH_DTYPES[name]
 
 
 @op("Cast", "cast", attrs={"dtype": None})
 def _cast(b, node, a):
     if a["dtype"] not in _TORCH_DTYPES:
         refuse(node, f"dtype={a['dtype']!r} is not supported")
-    return f"{b.x(0)}.to({_TORCH_DTYPES[a['dtype']]})"
+    b.int_out = a["dtype"] in _INT_DTYPES
+    return f"{b.x(0)}.to({_dtype(b, a['dtype'])})"
 
 
 _REDUCE = {"mean": "mean", "sum": "sum", "max": "amax", "min": "amin", "prod": "prod",
@@ -805,7 +867,7 @@ def _constant_fill(b, node, a):
     fn = "torch.zeros" if node.op == "_zeros" else "torch.ones"
     if a["dtype"] not in _TORCH_DTYPES:
         refuse(node, f"dtype={a['dtype']!r} is not supported")
-    return f"{fn}({_r(shape)}, dtype={_TORCH_DTYPES[a['dtype']]})"
+    return f"{fn}({_r(shape)}, dtype={_dtype(b, a['dtype'])})"
 
 
 @op("where", attrs={})
@@ -841,6 +903,281 @@ def _pad(b, node, a):
     if mode == "constant":
         return f"F.pad({b.x(0)}, {_r(flat)}, value={_r(float(a['constant_value']))})"
     return f"F.pad({b.x(0)}, {_r(flat)}, mode={mode!r})"
+
+
+# --- ranges, repeats, indexing (detectors' and NLP models' post-processing) -----------------------
+
+def _axes(v) -> tuple:
+    return tuple(int(x) for x in _tuple(v))
+
+
+@op("_arange", attrs={"start": 0.0, "stop": None, "step": 1.0, "repeat": 1, "infer_range": False,
+                      "dtype": "float32", "ctx": None})
+def _arange(b, node, a):
+    if a["infer_range"]:
+        refuse(node, "infer_range=True (a stop inferred from the consumer's shape) is not supported")
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    start, stop, step = float(a["start"]), a["stop"], float(a["step"])
+    if stop is None:                 # arange(n): 0 ... n - 1, as numpy's
+        start, stop = 0.0, start
+    b.rank = 1
+    b.int_out = a["dtype"] in _INT_DTYPES
+    # MXNet: value i is start + (i // repeat) * step, computed in double then cast
+    rng = f"torch.arange({_r(start)}, {_r(float(stop))}, {_r(step)}, dtype=torch.float64)"
+    if int(a["repeat"]) != 1:
+        rng += f".repeat_interleave({int(a['repeat'])})"
+    return f"{rng}.to({_dtype(b, a['dtype'])})"
+
+
+@op("_contrib_arange_like", attrs={"start": 0.0, "step": 1.0, "repeat": 1, "axis": None,
+                                    "ctx": None})
+def _arange_like(b, node, a):
+    # the values follow the input's shape: along `axis`, or over all its elements (then reshaped)
+    x, start, step, rep = b.x(0), _r(float(a["start"])), _r(float(a["step"])), int(a["repeat"])
+    if a["axis"] is None:
+        n = f"{x}.numel()"
+    else:
+        n = f"{x}.shape[{int(a['axis'])}]"
+        b.rank = 1
+    rng = (f"({start} + torch.div(torch.arange({n}, dtype=torch.int64, device={x}.device), {rep}, "
+           f"rounding_mode='floor').to(torch.float64) * {step})")
+    rng = f"{rng}.to({x}.dtype)"
+    return rng if a["axis"] is not None else f"{rng}.reshape({x}.shape)"
+
+
+@op("tile", attrs={"reps": ()})
+def _tile(b, node, a):
+    reps = _axes(a["reps"])
+    if b.rank is not None:
+        b.rank = max(b.rank, len(reps))
+    return f"{b.x(0)}.tile({_r(reps)})"        # numpy's rule for a shorter or longer reps
+
+
+@op("repeat", attrs={"repeats": None, "axis": None})
+def _repeat(b, node, a):
+    if a["axis"] is None:           # flattened, as numpy.repeat
+        b.rank = 1
+        return f"torch.repeat_interleave({b.x(0)}.reshape(-1), {int(a['repeats'])})"
+    return f"torch.repeat_interleave({b.x(0)}, {int(a['repeats'])}, dim={int(a['axis'])})"
+
+
+@op("broadcast_axis", "broadcast_axes", attrs={"axis": (), "size": ()})
+def _broadcast_axis(b, node, a):
+    axes, sizes = _axes(a["axis"]), _axes(a["size"])
+    if len(axes) != len(sizes):
+        refuse(node, f"axis={axes} and size={sizes} differ in length")
+    fn = b.helper("mx_broadcast_axis")
+    return f"{fn}({b.x(0)}, {_r(axes)}, {_r(sizes)})"
+
+
+@op("reverse", "flip", attrs={"axis": ()})
+def _reverse(b, node, a):
+    return f"torch.flip({b.x(0)}, {_r(_axes(a['axis']))})"
+
+
+@op("shape_array", attrs={"lhs_begin": None, "lhs_end": None, "rhs_begin": None,
+                          "rhs_end": None})
+def _shape_array(b, node, a):
+    if any(a[k] is not None for k in ("lhs_begin", "lhs_end", "rhs_begin", "rhs_end")):
+        refuse(node, "lhs_begin/lhs_end/rhs_begin/rhs_end are not supported")
+    b.rank, b.int_out = 1, True
+    # int64, as MXNet's; torch.export keeps it symbolic (torch._shape_as_tensor it cannot trace)
+    return f"torch.tensor({b.x(0)}.shape, dtype=torch.int64)"
+
+
+@op("size_array", attrs={})
+def _size_array(b, node, a):
+    b.rank, b.int_out = 1, True
+    return f"torch.tensor({b.x(0)}.shape, dtype=torch.int64).prod().reshape(1)"
+
+
+@op("broadcast_mod", "elemwise_mod", "_mod", attrs={})
+def _broadcast_mod(b, node, a):
+    return f"{b.helper('mx_mod')}({b.x(0)}, {b.x(1)})"
+
+
+@op("_contrib_div_sqrt_dim", attrs={})
+def _div_sqrt_dim(b, node, a):
+    x = b.x(0)
+    return f"({x} / torch.sqrt(torch.tensor({x}.shape[-1], dtype={x}.dtype)))"
+
+
+@op("gather_nd", attrs={})
+def _gather_nd(b, node, a):
+    # indices (M, ...): output[...] = data[indices[0, ...], ..., indices[M - 1, ...]]
+    b.rank = None
+    return f"{b.x(0)}[tuple({b.x(1)}.long())]"
+
+
+@op("topk", attrs={"axis": -1, "k": 1, "ret_typ": "indices", "is_ascend": False,
+                   "dtype": "float32"})
+def _topk(b, node, a):
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    k, ret = int(a["k"]), a["ret_typ"]
+    if k < 1:
+        refuse(node, f"k={k}: MXNet's k < 1 (every element) is not supported")
+    if ret not in ("value", "indices", "both", "mask"):
+        refuse(node, f"ret_typ={ret!r} is not supported")
+    x = b.x(0)
+    if a["axis"] is None:
+        x, axis = f"{x}.reshape(-1)", 0
+        b.rank = 1
+    else:
+        axis = int(a["axis"])
+    largest = "False" if a["is_ascend"] else "True"
+    call = f"torch.topk({x}, {k}, dim={axis}, largest={largest}, sorted=True)"
+    dt = _dtype(b, a["dtype"])
+    if ret == "value":
+        b.int_out = False
+        return f"{call}.values"
+    if ret == "indices":
+        b.int_out = a["dtype"] in _INT_DTYPES
+        return f"{call}.indices.to({dt})"
+    if ret == "mask":
+        return (f"torch.zeros_like({x}).scatter({axis}, {call}.indices, 1.0)"
+                if a["axis"] is not None else
+                f"torch.zeros_like({x}).scatter(0, {call}.indices, 1.0).reshape({b.x(0)}.shape)")
+    b.n_out, b.int_out = 2, False
+    b.unpack = ("{0}, {1}", ("indices",))
+    return f"(lambda r: (r.values, r.indices.to({dt})))({call})"
+
+
+@op("SequenceMask", attrs={"use_sequence_length": False, "value": 0.0, "axis": 0})
+def _sequence_mask(b, node, a):
+    if not a["use_sequence_length"]:
+        return b.x(0)
+    axis = int(a["axis"])
+    if axis not in (0, 1):
+        refuse(node, f"axis={axis}: MXNet allows 0 (TNC) or 1 (NTC)")
+    return (f"{b.helper('mx_sequence_mask')}({b.x(0)}, {b.x(1)}, {_r(_f32(a['value']))}, "
+            f"{axis})")
+
+
+@op("SequenceLast", attrs={"use_sequence_length": False, "axis": 0})
+def _sequence_last(b, node, a):
+    axis = int(a["axis"])
+    if axis not in (0, 1):
+        refuse(node, f"axis={axis}: MXNet allows 0 (TNC) or 1 (NTC)")
+    b.rank = b.rank - 1 if b.rank is not None else None
+    if not a["use_sequence_length"]:
+        return f"{b.x(0)}.select({axis}, -1)"
+    return f"{b.helper('mx_sequence_last')}({b.x(0)}, {b.x(1)}, {axis})"
+
+
+@op("SequenceReverse", attrs={"use_sequence_length": False, "axis": 0})
+def _sequence_reverse(b, node, a):
+    if int(a["axis"]) != 0:
+        refuse(node, f"axis={a['axis']}: MXNet supports only 0 (TNC)")
+    if not a["use_sequence_length"]:
+        return f"torch.flip({b.x(0)}, (0,))"
+    return f"{b.helper('mx_sequence_reverse')}({b.x(0)}, {b.x(1)})"
+
+
+# --- attention (GluonNLP's BERT and transformers) ---------------------------------------------
+
+def _attention(b, name: str) -> str:
+    b.helper("mx_heads")            # the head split the four helpers share
+    return b.helper(name)
+
+
+@op("_contrib_interleaved_matmul_selfatt_qk", attrs={"heads": None},
+    note="MXNet computes it in float32 only on CPU (no float64 kernel)")
+def _selfatt_qk(b, node, a):
+    b.rank = 3
+    return f"{_attention(b, 'mx_selfatt_qk')}({b.x(0)}, {int(a['heads'])})"
+
+
+@op("_contrib_interleaved_matmul_selfatt_valatt", attrs={"heads": None})
+def _selfatt_valatt(b, node, a):
+    b.rank = 3
+    return f"{_attention(b, 'mx_selfatt_valatt')}({b.x(0)}, {b.x(1)}, {int(a['heads'])})"
+
+
+@op("_contrib_interleaved_matmul_encdec_qk", attrs={"heads": None})
+def _encdec_qk(b, node, a):
+    b.rank = 3
+    return f"{_attention(b, 'mx_encdec_qk')}({b.x(0)}, {b.x(1)}, {int(a['heads'])})"
+
+
+@op("_contrib_interleaved_matmul_encdec_valatt", attrs={"heads": None})
+def _encdec_valatt(b, node, a):
+    b.rank = 3
+    return f"{_attention(b, 'mx_encdec_valatt')}({b.x(0)}, {b.x(1)}, {int(a['heads'])})"
+
+
+# --- boxes (GluonCV detectors) ----------------------------------------------------------------
+
+_BOX_FORMATS = ("corner", "center")
+
+
+@op("_contrib_box_decode", attrs={"std0": 1.0, "std1": 1.0, "std2": 1.0, "std3": 1.0,
+                                  "clip": -1.0, "format": "center"})
+def _box_decode(b, node, a):
+    if a["format"] not in _BOX_FORMATS:
+        refuse(node, f"format={a['format']!r} is not supported")
+    stds = tuple(_f32(a[f"std{i}"]) for i in range(4))
+    return (f"{b.helper('mx_box_decode')}({b.x(0)}, {b.x(1)}, {_r(stds)}, "
+            f"{_r(_f32(a['clip']))}, {a['format']!r})")
+
+
+@op("_contrib_box_nms", "_contrib_box_non_maximum_suppression",
+    attrs={"overlap_thresh": 0.5, "valid_thresh": 0.0, "topk": -1, "coord_start": 2,
+           "score_index": 1, "id_index": -1, "background_id": -1, "force_suppress": False,
+           "in_format": "corner", "out_format": "corner"},
+    note="torchvision.ops.nms (the same greedy rule and IoU) on MXNet's order: score "
+         "descending and stable, after valid_thresh and topk; class ids compared as ints")
+def _box_nms(b, node, a):
+    for key in ("in_format", "out_format"):
+        if a[key] not in _BOX_FORMATS:
+            refuse(node, f"{key}={a[key]!r} is not supported")
+    args = ", ".join(f"{k}={_r(v)}" for k, v in (
+        ("overlap_thresh", _f32(a["overlap_thresh"])), ("valid_thresh", _f32(a["valid_thresh"])),
+        ("topk", int(a["topk"])), ("coord_start", int(a["coord_start"])),
+        ("score_index", int(a["score_index"])), ("id_index", int(a["id_index"])),
+        ("background_id", int(a["background_id"])),
+        ("force_suppress", bool(a["force_suppress"])), ("in_format", a["in_format"]),
+        ("out_format", a["out_format"])))
+    return f"{b.helper('mx_box_nms')}({b.x(0)}, {args})"
+
+
+@op("_contrib_ROIAlign", "ROIAlign", attrs={"pooled_size": (), "spatial_scale": None,
+                                            "sample_ratio": -1, "position_sensitive": False,
+                                            "aligned": False},
+    note="torchvision.ops.roi_align (both from Caffe2's); a ROI whose batch index is negative "
+         "gives zeros (MXNet 1.9.1 zeroes only its first value, leaving the rest unset)")
+def _roi_align(b, node, a):
+    if a["position_sensitive"]:
+        refuse(node, "position_sensitive=True is not supported")
+    size = _axes(a["pooled_size"])
+    return (f"{b.helper('mx_roi_align')}({b.x(0)}, {b.x(1)}, {_r(size)}, "
+            f"{_r(_f32(a['spatial_scale']))}, {int(a['sample_ratio'])}, {bool(a['aligned'])})")
+
+
+# --- MXNet kernels that compute in float32 inside a float64 graph --------------------------------
+
+#: operator -> (does this node's kernel round to float32 in a float64 run?, the measured
+#: deviation of MXNet 1.9.1's float64 output from exact float64 values, relative to its max
+#: |value|). Measured on CPU in tests/test_mx2torch_ops.py::test_float32_kernels_inside_float64,
+#: which fails when an entry is no longer true. ``--check --float64`` compares the nodes that
+#: depend on one of them at FLOAT32_KERNEL_RTOL instead of 1e-7, and says so.
+FLOAT32_KERNELS = {
+    "LeakyReLU": (lambda a: a.get("act_type", "leaky") != "elu",
+                  "leaky, prelu, rrelu, selu and gelu (not elu): 7e-9 to 6e-8"),
+    "_contrib_BilinearResize2D": (lambda a: True, "bilinear resize: up to 1e-6"),
+    "RNN": (lambda a: a.get("mode") == "rnn_relu", "the ReLU RNN: about 3e-8"),
+}
+#: the bound for nodes downstream of those kernels: float32-level. Measured at any node of
+#: GluonCV's nets in float64 (random weights): YOLOv3 (72 LeakyReLU) 7e-7, FCN (one bilinear
+#: resize) 1.8e-6, PSPNet (a pyramid of resizes, then one more) 5.4e-6
+FLOAT32_KERNEL_RTOL = 3e-5
+
+
+def float32_kernel(node) -> bool:
+    """Whether MXNet 1.9.1 computes this node in float32 even in a float64 graph."""
+    entry = FLOAT32_KERNELS.get(node.op)
+    return entry is not None and entry[0](node.attrs)
 
 
 # --- helpers that a generated model.py may carry ------------------------------------------------
@@ -944,6 +1281,183 @@ def mx_pool_full(x, kind, kernel, stride, pad, count_include_pad=True):
     counts = pool(F.pad(ones, widths), kernel, stride, divisor_override=1)
     return sums / counts.clamp(min=1)       # an empty window averages to 0, as in MXNet
 ''',
+    "mx_broadcast_axis": """
+def mx_broadcast_axis(x, axes, sizes):
+    \"\"\"MXNet's broadcast_axis: each of ``axes`` (of size 1) expanded to its size.\"\"\"
+    shape = list(x.shape)
+    for axis, size in zip(axes, sizes):
+        shape[axis] = size
+    return x.expand(shape)
+""",
+    "mx_mod": """
+def mx_mod(a, b):
+    \"\"\"MXNet's mod: the sign of the divisor (as Python's %), exact (fmod-based), and 0 where
+    the divisor is 0.\"\"\"
+    r = torch.fmod(a, b)
+    r = torch.where((r != 0) & ((r < 0) != (b < 0)), r + b, r)
+    return torch.where(b == 0, torch.zeros_like(r), r)
+""",
+    "mx_sequence_mask": """
+def mx_sequence_mask(x, lengths, value, axis):
+    \"\"\"MXNet's SequenceMask: steps at or past each sequence's length set to ``value``
+    (time on ``axis`` 0 or 1, batch on the other).\"\"\"
+    steps = torch.arange(x.shape[axis], device=x.device)
+    keep = steps[:, None] < lengths.reshape(1, -1).to(steps.dtype)      # (T, N)
+    if axis == 1:
+        keep = keep.t()
+    keep = keep.reshape(*keep.shape, *[1] * (x.dim() - 2))
+    return torch.where(keep, x, torch.full_like(x, value))
+""",
+    "mx_sequence_last": """
+def mx_sequence_last(x, lengths, axis):
+    \"\"\"MXNet's SequenceLast: each sequence's step at its length - 1.\"\"\"
+    idx = (lengths.reshape(-1).long() - 1)
+    batch = torch.arange(x.shape[1 - axis], device=x.device)
+    return x[idx, batch] if axis == 0 else x[batch, idx]
+""",
+    "mx_sequence_reverse": """
+def mx_sequence_reverse(x, lengths):
+    \"\"\"MXNet's SequenceReverse (time first): each sequence's first ``length`` steps reversed,
+    the steps past it left in place.\"\"\"
+    t = torch.arange(x.shape[0], device=x.device)[:, None]              # (T, 1)
+    n = lengths.reshape(1, -1).long()                                    # (1, N)
+    src = torch.where(t < n, n - 1 - t, t)                               # (T, N)
+    src = src.reshape(*src.shape, *[1] * (x.dim() - 2)).expand_as(x)
+    return torch.gather(x, 0, src)
+""",
+    "mx_heads": """
+def mx_heads(x, heads, parts, which):
+    \"\"\"From (T, N, heads * parts * D), interleaved as (T, N, heads, parts, D): part ``which``
+    as (N * heads, T, D).\"\"\"
+    t, n = x.shape[0], x.shape[1]
+    p = x.reshape(t, n, heads, parts, -1)[:, :, :, which, :]
+    return p.permute(1, 2, 0, 3).reshape(n * heads, t, -1)
+
+
+def mx_heads_back(out, heads):
+    \"\"\"(N * heads, T, D) back to (T, N, heads * D).\"\"\"
+    nh, t, d = out.shape
+    return out.reshape(nh // heads, heads, t, d).permute(2, 0, 1, 3).reshape(t, nh // heads, -1)
+""",
+    "mx_selfatt_qk": """
+def mx_selfatt_qk(qkv, heads):
+    \"\"\"MXNet's interleaved_matmul_selfatt_qk: (q / sqrt(D)) @ k^T per head, (N * heads, T, T).\"\"\"
+    q, k = mx_heads(qkv, heads, 3, 0), mx_heads(qkv, heads, 3, 1)
+    return torch.bmm(q / torch.sqrt(torch.tensor(q.shape[-1], dtype=q.dtype)), k.transpose(1, 2))
+""",
+    "mx_selfatt_valatt": """
+def mx_selfatt_valatt(qkv, attention, heads):
+    \"\"\"MXNet's interleaved_matmul_selfatt_valatt: attention @ v per head, (T, N, heads * D).\"\"\"
+    return mx_heads_back(torch.bmm(attention, mx_heads(qkv, heads, 3, 2)), heads)
+""",
+    "mx_encdec_qk": """
+def mx_encdec_qk(queries, kv, heads):
+    \"\"\"MXNet's interleaved_matmul_encdec_qk: queries (Tq, N, heads * D), keys from kv
+    (Tk, N, heads * 2 * D): (q / sqrt(D)) @ k^T per head, (N * heads, Tq, Tk).\"\"\"
+    q, k = mx_heads(queries, heads, 1, 0), mx_heads(kv, heads, 2, 0)
+    return torch.bmm(q / torch.sqrt(torch.tensor(q.shape[-1], dtype=q.dtype)), k.transpose(1, 2))
+""",
+    "mx_encdec_valatt": """
+def mx_encdec_valatt(kv, attention, heads):
+    \"\"\"MXNet's interleaved_matmul_encdec_valatt: attention @ v (from kv) per head,
+    (Tq, N, heads * D).\"\"\"
+    return mx_heads_back(torch.bmm(attention, mx_heads(kv, heads, 2, 1)), heads)
+""",
+    "mx_softmax_length": """
+def mx_softmax_length(x, length, axis, temperature):
+    \"\"\"MXNet's softmax(use_length=True): along ``axis``, only the first ``length`` elements
+    (``length``: x's shape without that axis) are normalised; the others are 0.\"\"\"
+    xl = x.movedim(axis, -1)
+    keep = torch.arange(xl.shape[-1], device=x.device) < length.long().unsqueeze(-1)
+    out = torch.softmax(xl.masked_fill(~keep, float("-inf")) / temperature, dim=-1)
+    return out.masked_fill(~keep, 0.0).movedim(-1, axis)
+""",
+    "mx_box_decode": """
+def mx_box_decode(x, anchors, stds, clip, fmt):
+    \"\"\"MXNet's _contrib_box_decode: (B, N, 4) offsets on N anchors (the first N rows of
+    ``anchors``, in ``fmt``) into corner boxes.\"\"\"
+    a = anchors.reshape(-1, 4)[: x.shape[1]]
+    if fmt == "corner":
+        aw, ah = a[:, 2] - a[:, 0], a[:, 3] - a[:, 1]
+        ax, ay = a[:, 0] + aw * 0.5, a[:, 1] + ah * 0.5
+    else:
+        ax, ay, aw, ah = a.unbind(-1)
+    ox = x[..., 0] * stds[0] * aw + ax
+    oy = x[..., 1] * stds[1] * ah + ay
+    dw, dh = x[..., 2] * stds[2], x[..., 3] * stds[3]
+    if clip > 0:
+        dw, dh = torch.clamp(dw, max=clip), torch.clamp(dh, max=clip)
+    ow, oh = torch.exp(dw) * aw * 0.5, torch.exp(dh) * ah * 0.5
+    return torch.stack([ox - ow, oy - oh, ox + ow, oy + oh], dim=-1)
+""",
+    "mx_box_nms": """
+def mx_box_nms(data, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
+               background_id, force_suppress, in_format, out_format):
+    \"\"\"MXNet's _contrib_box_nms on rows [.., score, .., x1, y1, x2, y2, ..] (batched on the
+    leading axes): rows with score > valid_thresh (and, with id_index, an id other than
+    background_id), sorted by score (descending, ties in input order), the first ``topk``
+    kept, then greedy NMS (IoU > overlap_thresh suppresses; only within a class unless
+    force_suppress) by torchvision.ops.nms. The kept rows come first, in that order; every
+    other row is -1.\"\"\"
+    import torchvision
+
+    if topk == 0:
+        return data.clone()
+    rows = data.reshape(-1, data.shape[-2], data.shape[-1])
+    out = torch.full_like(rows, -1)
+    for b in range(rows.shape[0]):
+        r = rows[b]
+        score = r[:, score_index]
+        valid = score > valid_thresh
+        if id_index >= 0:
+            valid = valid & (r[:, id_index] != background_id)
+        idx = torch.nonzero(valid).reshape(-1)
+        idx = idx[torch.sort(score[idx], descending=True, stable=True).indices]
+        if topk > 0:
+            idx = idx[:topk]
+        box = r[idx, coord_start:coord_start + 4]
+        if in_format == "center":
+            half = box[:, 2:] / 2
+            box = torch.cat([box[:, :2] - half, box[:, :2] + half], dim=1)
+        # (a box of negative width or height: MXNet's area is 0, torchvision's the product,
+        # but its intersection with any box is 0 in both, so no IoU exceeds the threshold)
+        rank = torch.arange(len(idx), 0, -1, dtype=box.dtype, device=box.device)  # our order
+        if id_index >= 0 and not force_suppress:
+            cls = r[idx, id_index].to(torch.int64)          # as MXNet's static_cast<int>
+            keep = torch.cat([m.nonzero().reshape(-1)[torchvision.ops.nms(
+                box[m], rank[m], overlap_thresh)] for m in (cls == c for c in torch.unique(cls))]
+                + [idx.new_zeros(0)])
+        else:
+            keep = torchvision.ops.nms(box, rank, overlap_thresh)
+        keep = torch.sort(keep).values
+        out[b, : len(keep)] = r[idx[keep]]
+    if in_format != out_format:
+        c = out[..., coord_start:coord_start + 4]
+        if out_format == "center":
+            new = torch.stack([(c[..., 0] + c[..., 2]) / 2, (c[..., 1] + c[..., 3]) / 2,
+                               c[..., 2] - c[..., 0], c[..., 3] - c[..., 1]], dim=-1)
+        else:
+            half_w, half_h = c[..., 2] / 2, c[..., 3] / 2
+            new = torch.stack([c[..., 0] - half_w, c[..., 1] - half_h,
+                               c[..., 0] + half_w, c[..., 1] + half_h], dim=-1)
+        # MXNet converts only rows whose first coordinate is not negative (-1 rows stay)
+        out[..., coord_start:coord_start + 4] = torch.where(c[..., :1] < 0, c, new)
+    return out.reshape(data.shape)
+""",
+    "mx_roi_align": """
+def mx_roi_align(x, rois, size, spatial_scale, sample_ratio, aligned):
+    \"\"\"MXNet's _contrib_ROIAlign by torchvision.ops.roi_align: ``rois`` (R, 5) [batch index,
+    x1, y1, x2, y2] or (R, 4) on image 0; a negative batch index gives zeros.\"\"\"
+    import torchvision
+
+    if rois.shape[1] == 4:
+        rois = torch.cat([torch.zeros_like(rois[:, :1]), rois], dim=1)
+    bad = rois[:, 0] < 0
+    safe = torch.cat([torch.where(bad, torch.zeros_like(rois[:, 0]), rois[:, 0])[:, None],
+                      rois[:, 1:]], dim=1)
+    out = torchvision.ops.roi_align(x, safe, size, spatial_scale, sample_ratio, aligned)
+    return torch.where(bad.reshape(-1, 1, 1, 1), torch.zeros_like(out), out)
+""",
     "mx_prod": '''
 def mx_prod(x, dims, keepdim=False):
     """A product over several axes (torch.prod takes one)."""
