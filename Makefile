@@ -273,6 +273,29 @@ mx2torch-sweep: setup
 	$(BIN)/python tools/mx2torch_sweep.py; status=$$?; \
 	  $(BIN)/python tools/make_mx2torch_page.py && exit $$status
 
+.PHONY: gluon-zoo mx2torch-families
+GLUON_ZOO ?= build/gluon-zoo
+## gluon-zoo: GluonCV 0.10.5.post0 and GluonNLP 0.10.0 (and the scipy, yacs, autocfg and
+## portalocker they import) into $(GLUON_ZOO), beside MXNet and not in .venv: GluonCV refuses
+## torch >= 2 in the same process, so only the sweep's MXNet-side children put it on the path
+gluon-zoo: setup
+	rm -rf $(GLUON_ZOO).tmp && mkdir -p $(GLUON_ZOO).tmp/sdist
+	$(BIN)/pip install -q --no-deps --target $(GLUON_ZOO).tmp gluoncv==0.10.5.post0 \
+	  scipy==1.10.1 yacs==0.1.8 autocfg==0.0.8 portalocker==3.2.0
+	$(BIN)/pip download -q --no-deps --no-binary :all: gluonnlp==0.10.0 -d $(GLUON_ZOO).tmp/sdist
+	tar xzf $(GLUON_ZOO).tmp/sdist/gluonnlp-0.10.0.tar.gz -C $(GLUON_ZOO).tmp/sdist
+	mv $(GLUON_ZOO).tmp/sdist/gluonnlp-0.10.0/src/gluonnlp $(GLUON_ZOO).tmp/gluonnlp
+	rm -rf $(GLUON_ZOO).tmp/sdist
+	$(BIN)/python tools/mx2torch_families.py --stub-tokenizer $(GLUON_ZOO).tmp/gluonnlp
+	rm -rf $(GLUON_ZOO) && mv $(GLUON_ZOO).tmp $(GLUON_ZOO)
+
+## mx2torch-families: GluonCV's detectors, segmenters, pose and video nets and GluonNLP's
+## encoders exported with random weights, translated without MXNet, compared node by node in
+## float32 and float64, and tried with trace/export/compile/script (about 40 min on 2 cores)
+## into benchmarks/results/mx2torch_families.json
+mx2torch-families: gluon-zoo
+	GLUON_ZOO=$(GLUON_ZOO) $(BIN)/python tools/mx2torch_families.py
+
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup
 	$(BIN)/jupytext --sync $(NOTEBOOKS)

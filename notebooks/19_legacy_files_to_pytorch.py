@@ -26,7 +26,6 @@
 
 # %% tags=["nbval-ignore-output"]
 import contextlib
-import json
 import logging
 import os
 import struct
@@ -504,41 +503,41 @@ assert plain_gap > 1e-8 and plain_gap > 1e4 * exact_gap    # torch.optim.Adam: a
 # The tool translates the operators listed by `python -m sidebyside.mx2torch --ops`, each with
 # the attributes it honours (the book's [coverage page](../mx2torch.md) has the table, and
 # which model-zoo networks pass). Anything else is refused before anything is written, with
-# one line naming the operator, the node and the value. Three files to show it: the Module
-# checkpoint's graph with a `topk` head added, the same graph with `Pooling(pool_type='lp')`,
-# and a Gluon `save_parameters()` file of the ResNet.
+# a message naming the operator, the node and the value (every one of them at once, when a
+# graph has several). Three files to show it: the Module checkpoint's graph with an `argsort`
+# head added, the same graph with `Pooling(pool_type='lp')`, and a Gluon `save_parameters()`
+# file of the ResNet.
 
 # %%
-mx.sym.topk(legacy_symbol(), k=2, axis=1, name="top2").save(str(WORK / "top2-symbol.json"))
+mx.sym.argsort(legacy_symbol(), axis=1, is_ascend=False, name="ranked").save(
+    str(WORK / "ranked-symbol.json"))
 legacy_symbol(pool_type="lp").save(str(WORK / "lp-symbol.json"))
 mx_zoo.save_parameters(str(WORK / "zoo-gluon.params"))
-[name for name in ("top2-symbol.json", "lp-symbol.json", "zoo-gluon.params")
+[name for name in ("ranked-symbol.json", "lp-symbol.json", "zoo-gluon.params")
  if (WORK / name).exists()]
 
 # %% [markdown]
-# An operator with no translation: `topk`, a "best two classes" head after the softmax.
+# An operator with no translation: `argsort`, a head that ranks the classes after the softmax.
 
 # %% tags=["raises-exception"]
 with contextlib.chdir(WORK):            # relative names: no temporary folder in the message
-    codegen.translation("top2-symbol.json", "legacy-0002.params")
+    codegen.translation("ranked-symbol.json", "legacy-0002.params")
 
 # %% [markdown]
-# Cut the graph before such a head and do that step in PyTorch: here the graph up to the
-# softmax (`get_internals()`, or the `heads` of the JSON edited by hand) translates, and
-# `torch.topk` takes the two classes.
+# Cut the graph before such a head and do that step in PyTorch: `outputs=` (the command
+# line's `--outputs softmax`) translates the graph up to the softmax, and `torch.argsort`
+# ranks the classes.
 
 # %%
-refused = {"operator": errors.catch(codegen.translation, WORK / "top2-symbol.json", LEGACY[1])}
-cut = json.loads((WORK / "top2-symbol.json").read_text())
-cut["heads"] = [[next(i for i, n in enumerate(cut["nodes"]) if n["name"] == "softmax"), 0, 0]]
-(WORK / "cut-symbol.json").write_text(json.dumps(cut))
-cut_t = codegen.translation(WORK / "cut-symbol.json", LEGACY[1])
+refused = {"operator": errors.catch(codegen.translation, WORK / "ranked-symbol.json",
+                                   LEGACY[1])}
+cut_t = codegen.translation(WORK / "ranked-symbol.json", LEGACY[1], outputs=["softmax"])
 with torch.no_grad():
-    pt_top2 = torch.topk(cut_t.module(torch.from_numpy(X_new)), k=2, dim=1).indices
-mx_top2 = np.argsort(-mx_probs, axis=1)[:, :2]
+    pt_ranked = torch.argsort(cut_t.module(torch.from_numpy(X_new)), dim=1, descending=True)
+mx_ranked = np.argsort(-mx_probs, axis=1)
 assert refused["operator"].type == "UnsupportedOperator"
-assert refused["operator"].line.startswith("operator topk (node 'top2') is not supported")
-assert np.array_equal(pt_top2.numpy(), mx_top2)
+assert refused["operator"].line.startswith("operator argsort (node 'ranked') is not supported")
+assert np.array_equal(pt_ranked.numpy(), mx_ranked)
 print(refused["operator"].line)
 
 # %% [markdown]

@@ -55,6 +55,36 @@ def test_mxreference_matches_the_gluon_forward(tmp_path):
     assert {"node:m_conv0_fwd", "node:m_batchnorm0_fwd", "node:m_dense0_fwd"} <= set(ref)
 
 
+def test_mxreference_takes_a_block_applied_twice(tmp_path):
+    """GluonCV applies one block at two places (i3d's ReLU, Mask R-CNN's backbone): two nodes
+    of one name, which group[name] cannot pick. The reference keeps the later one's output,
+    as the translation's per-node taps do, and the two agree at every node."""
+    from sidebyside.mx2torch import codegen, report
+
+    class Twice(gluon.HybridBlock):
+        def __init__(self, **kw):
+            super().__init__(**kw)
+            with self.name_scope():
+                self.dense = gluon.nn.Dense(4, in_units=4)
+                self.act = gluon.nn.Activation("tanh")
+
+        def hybrid_forward(self, F, x):
+            return self.act(self.dense(self.act(x) * 2))
+
+    net = Twice(prefix="twice_")
+    net.initialize()
+    net.hybridize()
+    x = np.random.default_rng(1).standard_normal((3, 4)).astype(np.float32)
+    net(mx.nd.array(x))
+    net.export(str(tmp_path / "twice"))
+    files = (tmp_path / "twice-symbol.json", tmp_path / "twice-0000.params")
+    ref = mxreference.reference(*files, {"data": x})
+    np.testing.assert_allclose(ref["node:twice_tanh0_fwd"], ref["output0"], rtol=1e-6)
+    t = codegen.translation(*files)
+    r = report.compare_nodes(t, codegen.tapped(t, *files), {"data": x}, ref)
+    assert r.ok and len(r.rows) >= 3, r.lines()
+
+
 def test_mxreference_float64_runs_graphs_with_float32_constants(tmp_path):
     """A detector's graph adds float32 constants (arange, casts) to float64 arrays, which
     MXNet refuses in float64; mxreference makes them float64, as the translation's

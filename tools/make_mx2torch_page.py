@@ -1,8 +1,10 @@
 """Write book/mx2torch.md: what ``sidebyside.mx2torch`` translates, and the proof that it does.
 
-The page is a pure function of two things: the operator registry
-(``sidebyside.mx2torch.ops.coverage_rows()``) and the latest model-zoo sweep,
-``benchmarks/results/mx2torch_sweep.json`` (written by ``tools/mx2torch_sweep.py``). Every
+The page is a pure function of three things: the operator registry
+(``sidebyside.mx2torch.ops.coverage_rows()``), the latest model-zoo sweep,
+``benchmarks/results/mx2torch_sweep.json`` (written by ``tools/mx2torch_sweep.py``), and the
+GluonCV/GluonNLP families' run, ``benchmarks/results/mx2torch_families.json``
+(``tools/mx2torch_families.py``). Every
 number and verdict on it is computed here from those; nothing about the outcome is written by
 hand. ``make mx2torch-sweep`` runs the sweep and then this file; ``--check`` exits 1 when the
 committed page differs from what would be written (tests/test_mx2torch_sweep.py checks the same).
@@ -200,6 +202,68 @@ def sweep_section(s: dict) -> list[str]:
     return lines
 
 
+# ------------------------------------------------------------------ the families sweep
+FAMILIES = ROOT / "benchmarks" / "results" / "mx2torch_families.json"
+
+
+def _deploy_cell(d: dict, what: str) -> str:
+    v = d.get(what, "—")
+    return v if v.startswith("ok") or v == "—" else f"no: {_esc(v.split(':')[0])}"
+
+
+def families_section(f: dict) -> list[str]:
+    rows = f["models"]
+    lines = ["## Detectors, segmenters, pose, video, BERT: GluonCV and GluonNLP", "",
+             f"**{f['passed']} of {f['total']}** models of GluonCV 0.10.5 and GluonNLP 0.10.0 "
+             "translate without MXNet and agree with MXNet at every node in float32 and "
+             "float64 (`make mx2torch-families`, tools/mx2torch_families.py; "
+             f"{f['date']}, {_esc(f['machine'])}).", "",
+             "Each is built with `pretrained=False` and random weights (He-scaled; BatchNorm "
+             "statistics set from what reaches each layer, so that deep random nets stay "
+             "O(1)), exported, and run by MXNet on one random input (token ids and lengths "
+             "for the encoders). float32 passes at |Δ| ≤ 1e-6 + 1e-4·max|ref| per node, or "
+             "within 4 times the larger of the two frameworks' own float32-vs-float64 drift "
+             "at that node (*nodes by drift*: a detector's NMS or top-k reorders boxes when "
+             "float32 rounding moves a score past another, in MXNet's own float32 run as in "
+             "the translation's); "
+             "float64 at 1e-12 + 1e-7·max|ref|, except below a kernel MXNet computes in "
+             "float32 even in float64 (LeakyReLU, BilinearResize2D: the *float32-kernel "
+             "nodes* column), compared at `FLOAT32_KERNEL_RTOL` (`--ops` lists them). BERT "
+             "and RoBERTa have no float64 run: MXNet's interleaved attention has no float64 "
+             "kernel on CPU. The deployment columns: the translated module through `torch.jit.trace`, "
+             "`torch.export.export` (dynamic batch, and sequence length for the encoders), "
+             "`torch.compile` and `torch.jit.script` (deprecated in torch 2.14), each run and "
+             "compared with the module's own outputs.", "",
+             "| model | family | nodes | float32 rel | nodes by drift | float64 rel | "
+             "float32-kernel nodes | trace | export | compile | script | verdict |",
+             "|---|---|---:|---:|---:|---:|---:|---|---|---|---|---|"]
+    for r in rows:
+        tr = r.get("translation", {})
+        err = r["export"].get("error") or tr.get("error")
+        if err:
+            lines.append(f"| {r['name']} | {r['family']} | — | — | — | — | — | — | — | — | "
+                         f"— | **error**: {_esc(err)} |")
+            continue
+        f32, f64 = tr["float32"], tr.get("float64")
+        dep = tr.get("deploy", {})
+        bad = [d for d in ("float32", "float64") if d in tr and not tr[d]["ok"]]
+        verdict = "pass" if r["passed"] else "**FAIL** (" + "; ".join(
+            f"{d}: {_esc(tr[d]['first_bad'] or 'output')}" for d in bad) + ")"
+        lines.append(
+            f"| {r['name']} | {r['family']} | {tr['translated_nodes']} | "
+            f"{_e(f32['max_rel'])} | {f32.get('within_drift', 0)} | "
+            f"{_e(f64['max_rel']) if f64 else 'no MXNet kernel'} | "
+            f"{f64['loosened'] if f64 else '—'} | {_deploy_cell(dep, 'trace')} | "
+            f"{_deploy_cell(dep, 'export')} | {_deploy_cell(dep, 'compile')} | "
+            f"{_deploy_cell(dep, 'script')} | {verdict} |")
+    lines += ["", "*rel* is the largest max|Δ| / max|MXNet's output| over the model's outputs; "
+              "*nodes* the translated graph's operator nodes. An export that fails on a "
+              "detector with box NMS fails on its data-dependent number of kept boxes "
+              "(`torch.export` needs the per-image loop unrolled); `--outputs` cuts the graph "
+              "before it, and trace and compile carry the whole model.", ""]
+    return lines
+
+
 def _ratio(bound: float, measured: float) -> str:
     if measured <= 0:
         return "infinitely far"
@@ -230,11 +294,17 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         "is exported from MXNet, translated, and run in both frameworks on the same input.",
         "",
         *sweep_section(s),
+        *(families_section(json.loads(FAMILIES.read_text(encoding="utf-8")))
+          if FAMILIES.exists() else []),
         *coverage_section(cov),
         "## Running it",
         "",
         "- `make mx2torch-sweep`: the full sweep (every network of the zoo) into "
         "`benchmarks/results/mx2torch_sweep.json`, then this page.",
+        "- `make mx2torch-families`: GluonCV's and GluonNLP's models (`make gluon-zoo` "
+        "installs those two beside MXNet first) into "
+        "`benchmarks/results/mx2torch_families.json`; then "
+        "`.venv/bin/python tools/make_mx2torch_page.py`.",
         "- `.venv/bin/python tools/mx2torch_sweep.py --quick --out quick.json`: one "
         "network per family; `--models resnet18_v1,alexnet` for a chosen few.",
         "- `.venv/bin/python tools/make_mx2torch_page.py`: this page alone, from the JSON "

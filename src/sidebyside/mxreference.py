@@ -14,6 +14,7 @@ node with several outputs)::
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 
@@ -53,8 +54,6 @@ def float64_graph(sym):
     ``Cast`` ... with ``dtype='float32'``): MXNet refuses to add a float32 constant to a
     float64 array, so a detector's graph runs in float64 only this way. A translation does the
     same when ``.double()``'d (its float32 is the module's float type)."""
-    import json
-
     import mxnet as mx
 
     graph = json.loads(sym.tojson())
@@ -86,13 +85,13 @@ def reference(symbol, params, inputs: dict, *, internals: bool = True,
     out: dict[str, np.ndarray] = {}
     heads = sym
     names: list = []
-    group = None
     if internals:
         group = sym.get_internals()
-        keep = [n for n in group.list_outputs()
-                if not any(n == a for a in sym.list_arguments() + sym.list_auxiliary_states())]
-        heads = mx.sym.Group([sym] + [group[n] for n in keep])
-        names = keep
+        variables = {f"{a}" for a in sym.list_arguments() + sym.list_auxiliary_states()}
+        # by position: GluonCV graphs apply one block twice, so two nodes share a name and
+        # group[name] is ambiguous
+        names = [(i, n) for i, n in enumerate(group.list_outputs()) if n not in variables]
+        heads = mx.sym.Group([sym] + [group[i] for i, _ in names])
     n_heads = len(sym.list_outputs())
     label_like = {a: mx.nd.zeros((1,)) for a in sym.list_arguments()
                   if a not in arg and a not in feeds}
@@ -116,16 +115,23 @@ def reference(symbol, params, inputs: dict, *, internals: bool = True,
             os.environ["MXNET_SUBGRAPH_BACKEND"] = saved
     for i in range(n_heads):
         out[f"output{i}"] = results[i].asnumpy()
-    # a node's outputs are listed together, each one's .name being the node's name
-    nodes = [group[n].name for n in names] if internals else []
-    counts: dict[str, int] = {}
-    for node in nodes:
-        counts[node] = counts.get(node, 0) + 1
-    seen: dict[str, int] = {}
-    for node, r in zip(nodes, results[n_heads:]):
-        i = seen.get(node, 0)
-        seen[node] = i + 1
-        out[f"node:{node}" if counts[node] == 1 else f"node:{node}[{i}]"] = r.asnumpy()
+    # a node's outputs are listed together, each one's .name being the node's name: a name
+    # listed n times for k nodes of that name (GluonCV applies one block twice) is k runs of
+    # n / k outputs; the later node's are kept, as the translation's per-node taps keep them
+    nodes_named: dict[str, int] = {}
+    for n in json.loads(sym.tojson())["nodes"]:
+        if n["op"] != "null":
+            nodes_named[n["name"]] = nodes_named.get(n["name"], 0) + 1
+    listed: dict[str, list] = {}
+    for (i, _), r in zip(names, results[n_heads:]):
+        listed.setdefault(group[i].name, []).append(r)
+    for node, values in listed.items():
+        per = max(1, len(values) // max(1, nodes_named.get(node, 1)))
+        last = values[-per:]
+        if per == 1:
+            out[f"node:{node}"] = last[0].asnumpy()
+        else:
+            out.update({f"node:{node}[{k}]": v.asnumpy() for k, v in enumerate(last)})
     return out
 
 

@@ -127,6 +127,24 @@ def _cli(*args, cwd):
                           capture_output=True, text=True, cwd=cwd)
 
 
+@pytest.mark.parametrize("name", ["cnn", "lstm"])
+def test_translated_module_scripts_from_its_source(name):
+    """The generated source is registered with linecache, so torch.jit.script (which reads a
+    class's source) takes the module as a file-defined one; the scripted module equals it."""
+    import warnings
+
+    sym, params = files(name)
+    t = codegen.translation(sym, params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)      # jit.script: deprecated in 2.14
+        scripted = torch.jit.script(t.module)
+    d = dict(np.load(GRAPHS / f"{name}-check32.npz"))
+    args = [torch.from_numpy(d[n]) for n in t.inputs]
+    with torch.no_grad():
+        a, b = scripted(*args), t.module(*args)
+    assert torch.equal(a, b)
+
+
 def test_cli_writes_a_standalone_model_py_and_state_dict(tmp_path):
     sym, params = files("custom")
     r = _cli(sym, params, "--check", GRAPHS / "custom-check32.npz", "--out", "m.pt",

@@ -20,6 +20,9 @@ EPILOG = """examples:
        report: python -m sidebyside.mxreference writes it, where MXNet still runs)
   python -m sidebyside.mx2torch model-symbol.json model-0000.params --states trainer.states \\
       --optimizer-out optimizer.pt --out model.pt
+  python -m sidebyside.mx2torch yolo3-symbol.json yolo3-0000.params --outputs NODE1 NODE2 \
+      --code backbone.py     (up to named nodes: a graph whose post-processing cannot be
+       translated; an unsupported graph is refused with every missing operator named)
   python -m sidebyside.mx2torch --read model-0000.params     (the arrays in a file)
   python -m sidebyside.mx2torch --ops                        (the supported operators)
 

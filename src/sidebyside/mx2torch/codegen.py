@@ -435,9 +435,16 @@ def _build(graph, params, aux, input_shapes, class_name, taps):
 
 
 def compile_source(source: str, class_name: str = "Model"):
-    """The class a generated source defines (compiled in a namespace of its own)."""
+    """The class a generated source defines (compiled in a namespace of its own). The source
+    is registered with ``linecache`` under a name of its own, so tracebacks show its lines and
+    ``inspect``/``torch.jit.script`` can read it as if it were a file."""
+    import hashlib
+    import linecache
+
+    name = f"<mx2torch model.py {hashlib.sha1(source.encode()).hexdigest()[:12]}>"
+    linecache.cache[name] = (len(source), None, source.splitlines(True), name)
     namespace = {"__name__": "mx2torch_generated"}
-    exec(compile(source, "<mx2torch model.py>", "exec"), namespace)  # noqa: S102
+    exec(compile(source, name, "exec"), namespace)  # noqa: S102
     return namespace[class_name]
 
 
