@@ -273,7 +273,7 @@ mx2torch-sweep: setup
 	$(BIN)/python tools/mx2torch_sweep.py; status=$$?; \
 	  $(BIN)/python tools/make_mx2torch_page.py && exit $$status
 
-.PHONY: gluon-zoo mx2torch-families
+.PHONY: gluon-zoo mx2torch-families mx2torch-onnx-route mx2torch-speed
 GLUON_ZOO ?= build/gluon-zoo
 ## gluon-zoo: GluonCV 0.10.5.post0 and GluonNLP 0.10.0 (and the scipy, yacs, autocfg and
 ## portalocker they import) into $(GLUON_ZOO), beside MXNet and not in .venv: GluonCV refuses
@@ -295,6 +295,21 @@ gluon-zoo: setup
 ## into benchmarks/results/mx2torch_families.json
 mx2torch-families: gluon-zoo
 	GLUON_ZOO=$(GLUON_ZOO) $(BIN)/python tools/mx2torch_families.py
+
+## mx2torch-onnx-route: the same models through the other road, MXNet's mx.onnx.export_model
+## (its default opset and opset 13) then onnx2torch, compared with MXNet and timed beside the
+## mx2torch translation (about 1 h on 2 cores) into benchmarks/results/mx2torch_onnx_route.json,
+## then book/mx2torch.md
+mx2torch-onnx-route: gluon-zoo
+	GLUON_ZOO=$(GLUON_ZOO) $(BIN)/python tools/mx2torch_onnx_route.py
+	$(BIN)/python tools/make_mx2torch_page.py
+
+## mx2torch-speed: GluonCV's ResNet-50 v1b translated against torchvision's resnet50 with the
+## same weights (batch 8, 224², 1 and 2 threads; about 2 min) into
+## benchmarks/results/mx2torch_speed.json, then book/mx2torch.md
+mx2torch-speed: gluon-zoo
+	GLUON_ZOO=$(GLUON_ZOO) $(BIN)/python tools/mx2torch_speed.py
+	$(BIN)/python tools/make_mx2torch_page.py
 
 ## sync: bring every notebook and its py:percent twin in line (newer side wins)
 sync: setup

@@ -251,7 +251,7 @@ def test_the_operator_table_is_the_installed_mxnet_s():
     # symbol_ops.json is sidebyside.mx2torch's registry, and the Symbol faces say so
     assert sorted(index._symbol_ops()) == surface.symbol_ops()
     assert "mx2torch translates" in index.mx2torch_note("mx.sym.Convolution")
-    assert "no translator" in index.mx2torch_note("mx.sym.argsort")
+    assert "no translator" in index.mx2torch_note("mx.sym.contrib.boolean_mask")
     assert index.mx2torch_note("mx.nd.Convolution") == ""
 
 

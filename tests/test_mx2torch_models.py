@@ -92,7 +92,8 @@ def test_mxreference_float64_runs_graphs_with_float32_constants(tmp_path):
     x = mx.sym.var("data")
     ids = mx.sym.var("ids")
     sym = mx.sym.Group([mx.sym.broadcast_add(x, mx.sym.arange(3).reshape((1, 3))),
-                        mx.sym.cast(ids, "float32") * 2])
+                        mx.sym.cast(ids, "float32") * 2,
+                        x + mx.sym.argsort(x, axis=1)])     # (its dtype left at float32)
     (tmp_path / "g-symbol.json").write_text(sym.tojson())
     mx.nd.save(str(tmp_path / "g-0000.params"), {})
     data = np.random.default_rng(0).standard_normal((2, 3))
@@ -109,6 +110,8 @@ def test_mxreference_float64_runs_graphs_with_float32_constants(tmp_path):
     np.testing.assert_allclose(ref["output0"], data.astype(np.float32).astype(np.float64)
                                + np.arange(3), rtol=0, atol=0)
     assert ref["output1"].dtype == np.float64 and list(ref["output1"]) == [14.0, 18.0]
+    x32 = data.astype(np.float32).astype(np.float64)
+    np.testing.assert_array_equal(ref["output2"], x32 + np.argsort(x32, axis=1, kind="stable"))
 
 
 @pytest.mark.parametrize("optimizer,kwargs", [
@@ -180,3 +183,24 @@ def test_trainer_parameters_follow_the_trainers_sorted_order():
     got = codegen.trainer_parameters(t)
     # Trainer(net.collect_params()) sorts by name: fc10_bias, fc10_weight, fc2_bias, fc2_weight
     assert [tuple(p.shape) for p in got] == [(3,), (3, 4), (2,), (2, 3)]
+
+
+def test_torch_onnx_export_of_a_translated_module_runs_in_onnxruntime(tmp_path):
+    """torch.onnx.export (the dynamo exporter) needs ``onnx`` and ``onnxscript``, which the
+    ``[mx2torch]`` extra does not install (this environment has them): the translated CNN
+    fixture exported, run by onnxruntime, equals the module and MXNet's saved output."""
+    onnxruntime = pytest.importorskip("onnxruntime")
+    pytest.importorskip("onnxscript")
+    graphs = FIXTURES / "graphs"
+    t = codegen.translation(graphs / "cnn-symbol.json", graphs / "cnn-0000.params")
+    d = np.load(graphs / "cnn-check32.npz")
+    xs = tuple(torch.from_numpy(d[k]) for k in t.inputs)
+    module = t.module.float().eval()
+    torch.onnx.export(module, xs, tmp_path / "cnn.onnx", dynamo=True, verbose=False)
+    session = onnxruntime.InferenceSession(str(tmp_path / "cnn.onnx"))
+    got = session.run(None, {i.name: x.numpy() for i, x in zip(session.get_inputs(), xs)})[0]
+    with torch.no_grad():
+        want = module(*xs).numpy()
+    assert got.shape == want.shape and np.abs(got - want).max() <= 1e-5 * np.abs(want).max()
+    ref = d["output0"]
+    assert np.abs(got - ref).max() <= 1e-5 * np.abs(ref).max()

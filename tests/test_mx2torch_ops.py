@@ -635,6 +635,23 @@ def test_fully_connected_on_weights_computed_from_parameters():
     assert "F.linear(" in t.source and sorted(t.mx_names.values())[:3] == ["b0", "b1", "b2"]
 
 
+def test_in_place_relu_and_sum_only_where_nothing_else_reads_the_tensor():
+    """The forward does a ReLU or a sum in place (as torchvision's ResNets do) only on a
+    tensor nothing else reads: here conv ``c`` feeds a ReLU and a sum, so both stay out of
+    place; ``d``'s ReLU and the last sum overwrite tensors no one else needs. Values as
+    MXNet's, and every intermediate is deleted after its last use."""
+    x = var()
+    c = mx.sym.Convolution(x, kernel=(1, 1), num_filter=2, name="c")
+    s = mx.sym.Activation(c, act_type="relu", name="r") + c
+    d = mx.sym.Activation(mx.sym.Convolution(x, kernel=(1, 1), num_filter=2, name="d"),
+                          act_type="relu", name="e")
+    t = check(mx.sym.relu(s + d, name="out"), {"data": (2, 3, 4, 4)})
+    forward = t.source.split("def forward")[1]
+    assert "r = torch.relu(c)" in forward and "torch.relu_(d)" in forward
+    assert forward.count(".add_(") == 1 and "torch.relu_(" in forward.split(".add_(")[1]
+    assert "del c" in forward and "del data" not in forward
+
+
 # --- boxes (GluonCV detectors) ---------------------------------------------------------------
 def boxes(n, batch=2, width=6, seed=0, ids=3):
     """Rows [id, score, x1, y1, x2, y2] of crowded boxes (many overlaps), a few degenerate;
@@ -666,6 +683,16 @@ def test_box_nms_as_mxnet_orders_and_pads(kw):
     if kw.get("coord_start") == 1:
         data = data[..., 1:]
     check(mx.sym.contrib.box_nms(var(), **kw), {"data": data.shape}, values={"data": data})
+
+
+def test_box_nms_keeps_a_box_at_exactly_the_threshold_and_chains():
+    """IoU == overlap_thresh does not suppress (MXNet's test is >): [0, 0, 4, 1] and
+    [0, 0, 2, 1] overlap by exactly 0.5. And a chain: the second box suppresses the third but
+    is itself suppressed by the first, so the third is kept (greedy, not one round)."""
+    data = np.array([[[0.9, 0, 0, 4, 1], [0.8, 0, 0, 2, 1],
+                      [0.9, 10, 0, 12, 1], [0.8, 10.5, 0, 12.5, 1], [0.7, 11, 0, 13, 1]]])
+    check(mx.sym.contrib.box_nms(var(), overlap_thresh=0.5, coord_start=1, score_index=0),
+          {"data": data.shape}, values={"data": data})
 
 
 def test_box_nms_on_a_single_image_and_when_nothing_is_valid():
@@ -712,6 +739,165 @@ def test_roi_align_as_torchvisions(kw):
                      [1, 3.0, 3.0, 3.2, 3.1], [0, -4.0, 10.0, 40.0, 50.0]])
     check(mx.sym.contrib.ROIAlign(var(), var("rois"), **kw),
           {"data": (2, 3, 16, 12), "rois": rois.shape}, values={"rois": rois})
+
+
+def ties(shape, seed=1):
+    """Values with many ties (integers in [-2, 2])."""
+    return np.round(np.random.default_rng(seed).uniform(-2.4, 2.4, shape))
+
+
+@pytest.mark.parametrize("op,kw", [("argmax", dict(axis=1)), ("argmin", dict(axis=-1)),
+                                   ("argmax", dict(axis=0, keepdims=True)), ("argmin", {}),
+                                   ("argmax", dict(keepdims=True))])
+def test_argmax_argmin_take_the_first_of_ties(op, kw):
+    data = ties((3, 4, 5))
+    check(getattr(mx.sym, op)(var(), **kw), {"data": data.shape}, values={"data": data})
+
+
+@pytest.mark.parametrize("op,kw", [("sort", {}), ("sort", dict(axis=0, is_ascend=False)),
+                                   ("sort", dict(axis=None)), ("argsort", {}),
+                                   ("argsort", dict(axis=1, is_ascend=False)),
+                                   ("argsort", dict(axis=None, dtype="int32")),
+                                   ("argsort", dict(axis=0, is_ascend=False, dtype="int64"))])
+def test_sort_and_argsort_as_mxnet(op, kw):
+    """Ties along axes of at most 16 elements, where MXNet's std::sort is an insertion sort
+    (stable, as the translation's); the flattened input (72 elements) without ties, since
+    std::sort's order among them is libstdc++'s own."""
+    data = ties((4, 6, 3)) if kw.get("axis", -1) is not None else \
+        np.random.default_rng(3).permutation(72).reshape(4, 6, 3) / 7.0
+    check(getattr(mx.sym, op)(var(), **kw), {"data": data.shape}, values={"data": data})
+
+
+@pytest.mark.parametrize("kw", [dict(axis=1), dict(axis=-1, keepdims=True),
+                                dict(axis=0, mode="wrap"), dict(axis=1, mode="wrap")])
+def test_pick_truncates_then_clips_or_wraps(kw):
+    data = RNG.standard_normal((3, 5, 4))
+    shape = list(data.shape)
+    shape[kw["axis"]] = 1
+    index = np.random.default_rng(2).uniform(-7, 9, shape)
+    if not kw.get("keepdims"):
+        index = index.squeeze(kw["axis"])
+    check(mx.sym.pick(var(), var("index"), **kw), {"data": data.shape, "index": index.shape},
+          values={"data": data, "index": index})
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(axis=1), dict(axis=-1, mode="wrap"),
+                                dict(axis=0, mode="wrap")])
+def test_take_truncates_then_clips_or_wraps(kw):
+    data = RNG.standard_normal((4, 5, 3))
+    indices = np.array([[0.7, -1.0, 2.5], [9.0, -6.2, 1.0]])
+    check(mx.sym.take(var(), var("indices"), **kw),
+          {"data": data.shape, "indices": indices.shape},
+          values={"data": data, "indices": indices})
+
+
+@pytest.mark.parametrize("kw", [dict(depth=4), dict(depth=3, on_value=2.5, off_value=-1.0),
+                                dict(depth=5, dtype="int32")])
+def test_one_hot_of_fractional_and_out_of_range_indices(kw):
+    indices = np.array([[0.0, 1.9, 3.0], [-1.0, 7.0, 2.2]])
+    check(mx.sym.one_hot(var(), **kw), {"data": indices.shape}, values={"data": indices})
+
+
+@pytest.mark.parametrize("kw", [dict(), dict(ord=1), dict(axis=1), dict(axis=(0, 2), ord=1),
+                                dict(axis=-1, keepdims=True), dict(keepdims=True)])
+def test_norm_l1_and_l2(kw):
+    check(mx.sym.norm(var(), **kw), {"data": (3, 4, 5)})
+
+
+@pytest.mark.parametrize("kw", [dict(pooled_size=(2, 2), spatial_scale=0.5),
+                                dict(pooled_size=(3, 2), spatial_scale=0.25),
+                                dict(pooled_size=(7, 7), spatial_scale=1.0)])
+def test_roi_pooling_as_mxnet(kw):
+    """Corners that round half away from zero (2.5 * 1.0), a ROI wider than the map, one of
+    zero size, one whose batch index is out of range (zeros)."""
+    rois = np.array([[0, 1.0, 2.0, 20.0, 14.0], [1, 4.5, 0.0, 9.0, 31.0],
+                     [1, 2.5, 3.0, 2.5, 3.0], [0, -4.0, 10.0, 40.0, 50.0],
+                     [2, 1.0, 1.0, 5.0, 5.0], [-1, 1.0, 1.0, 5.0, 5.0]])
+    t = check(mx.sym.ROIPooling(var(), var("rois"), **kw),
+              {"data": (2, 3, 16, 12), "rois": rois.shape}, values={"rois": rois})
+    assert "roi_pool" in t.source
+
+
+@pytest.mark.parametrize("kw", [dict(sizes=(0.5, 0.25), ratios=(1, 2, 0.5)),
+                                dict(sizes=(0.3,), ratios=(1,), clip=True),
+                                dict(sizes=(0.2, 0.7), ratios=(1, 3), steps=(0.1, 0.125),
+                                     offsets=(0.3, 0.6), clip=True)])
+def test_multibox_prior_in_float32_as_mxnet(kw):
+    """SSD's anchors on a 5 x 7 map, bit for bit (rtol 0). MXNet's operator takes float32
+    only; the translation computes in float32 as its kernel does and returns the input's
+    dtype."""
+    check(mx.sym.contrib.MultiBoxPrior(var(), **kw), {"data": (2, 3, 5, 7)}, rtol=0,
+          dtype="float32")
+
+
+def multibox_inputs(batch=2, n_class=4, seed=0):
+    """Class probabilities with ties (steps of 0.1) over 30 crowded anchors, offsets."""
+    rng = np.random.default_rng(seed)
+    n = 30
+    centre = rng.uniform(0.2, 0.8, (n, 2))
+    half = rng.uniform(0.05, 0.3, (n, 2))
+    anchor = np.concatenate([centre - half, centre + half], axis=1)[None]
+    prob = np.round(rng.dirichlet(np.ones(n_class), (batch, n)).transpose(0, 2, 1), 1)
+    loc = rng.normal(0, 1, (batch, n * 4))
+    return {"cls_prob": prob, "loc_pred": loc, "anchor": anchor}
+
+
+@pytest.mark.parametrize("kw", [
+    dict(),
+    dict(nms_topk=8, nms_threshold=0.3),                      # rows after topk keep values
+    dict(force_suppress=True, threshold=0.3, clip=False),
+    dict(nms_threshold=0.0),                                  # no NMS: anchor order
+    dict(threshold=0.95),                                     # nothing valid
+    dict(nms_threshold=0.45, variances=(0.2, 0.2, 0.1, 0.1), nms_topk=100),
+])
+def test_multibox_detection_as_mxnets_cpu_kernel(kw):
+    values = multibox_inputs()
+    sym = mx.sym.contrib.MultiBoxDetection(var("cls_prob"), var("loc_pred"), var("anchor"),
+                                           **kw)
+    check(sym, {k: v.shape for k, v in values.items()}, values=values, dtype="float32",
+          rtol=1e-6)        # MXNet's operator takes float32 only
+
+
+def test_multibox_detection_suppresses_at_exactly_the_threshold():
+    """Boxes [0, 0, 0.5, 0.25] and [0, 0, 0.25, 0.25] overlap by exactly 0.5: MXNet's CPU
+    kernel suppresses at IoU >= nms_threshold (box_nms needs >)."""
+    anchor = np.array([[[0, 0, 0.5, 0.25], [0, 0, 0.25, 0.25], [0.6, 0.6, 0.9, 0.9]]])
+    prob = np.array([[[0.1, 0.2, 0.3], [0.9, 0.8, 0.7]]])
+    values = {"cls_prob": prob, "loc_pred": np.zeros((1, 12)), "anchor": anchor}
+    sym = mx.sym.contrib.MultiBoxDetection(var("cls_prob"), var("loc_pred"), var("anchor"),
+                                           nms_threshold=0.5)
+    check(sym, {k: v.shape for k, v in values.items()}, values=values, dtype="float32",
+          rtol=0)
+    assert mxnet_outputs(sym, {k: v.astype(np.float32) for k, v in values.items()}, {},
+                         "float32")[0][0, 1, 0] == -1
+
+
+def rpn_inputs(batch=1, seed=0):
+    """An RPN's outputs on a 6 x 5 map (stride 16, 6 anchors): objectness in steps of 0.05
+    (ties: MXNet's sort is stable), deltas, and images smaller than the map covers (the
+    positions outside get score -1)."""
+    rng = np.random.default_rng(seed)
+    prob = np.round(rng.uniform(0, 1, (batch, 12, 6, 5)) * 20) / 20
+    deltas = rng.normal(0, 0.3, (batch, 24, 6, 5))
+    info = np.array([[86.0, 75.0, 1.0], [96.0, 61.0, 0.6]])[:batch]
+    return {"cls_prob": prob, "bbox_pred": deltas, "im_info": info}
+
+
+@pytest.mark.parametrize("kw", [
+    dict(rpn_pre_nms_top_n=100, rpn_post_nms_top_n=30, output_score=True),
+    dict(rpn_pre_nms_top_n=-1, rpn_post_nms_top_n=150, threshold=0.3, rpn_min_size=8),
+    dict(rpn_pre_nms_top_n=60, rpn_post_nms_top_n=20, iou_loss=True, output_score=True),
+])
+@pytest.mark.parametrize("multi", [False, True])
+def test_proposal_as_mxnets_cpu_kernel(kw, multi):
+    """Proposal (one image) and MultiProposal (two, with different im_info): the kept boxes
+    in score order, repeated cyclically when fewer than rpn_post_nms_top_n survive."""
+    values = rpn_inputs(batch=2 if multi else 1)
+    make = mx.sym.contrib.MultiProposal if multi else mx.sym.contrib.Proposal
+    sym = make(var("cls_prob"), var("bbox_pred"), var("im_info"), feature_stride=16,
+               scales=(2, 4), ratios=(0.5, 1, 2), **kw)
+    check(sym, {k: v.shape for k, v in values.items()}, values=values, dtype="float32",
+          rtol=1e-6)        # MXNet's operator takes float32 only
 
 
 # --- MXNet's float32 kernels inside float64 ----------------------------------------------------

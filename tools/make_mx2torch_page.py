@@ -1,10 +1,12 @@
 """Write book/mx2torch.md: what ``sidebyside.mx2torch`` translates, and the proof that it does.
 
-The page is a pure function of three things: the operator registry
+The page is a pure function of five things: the operator registry
 (``sidebyside.mx2torch.ops.coverage_rows()``), the latest model-zoo sweep,
-``benchmarks/results/mx2torch_sweep.json`` (written by ``tools/mx2torch_sweep.py``), and the
+``benchmarks/results/mx2torch_sweep.json`` (written by ``tools/mx2torch_sweep.py``), the
 GluonCV/GluonNLP families' run, ``benchmarks/results/mx2torch_families.json``
-(``tools/mx2torch_families.py``). Every
+(``tools/mx2torch_families.py``), the same models through MXNet's ONNX exporter and onnx2torch,
+``benchmarks/results/mx2torch_onnx_route.json`` (``tools/mx2torch_onnx_route.py``), and the
+speed comparison, ``benchmarks/results/mx2torch_speed.json`` (``tools/mx2torch_speed.py``). Every
 number and verdict on it is computed here from those; nothing about the outcome is written by
 hand. ``make mx2torch-sweep`` runs the sweep and then this file; ``--check`` exits 1 when the
 committed page differs from what would be written (tests/test_mx2torch_sweep.py checks the same).
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -257,11 +260,255 @@ def families_section(f: dict) -> list[str]:
             f"{_deploy_cell(dep, 'export')} | {_deploy_cell(dep, 'compile')} | "
             f"{_deploy_cell(dep, 'script')} | {verdict} |")
     lines += ["", "*rel* is the largest max|Δ| / max|MXNet's output| over the model's outputs; "
-              "*nodes* the translated graph's operator nodes. An export that fails on a "
-              "detector with box NMS fails on its data-dependent number of kept boxes "
-              "(`torch.export` needs the per-image loop unrolled); `--outputs` cuts the graph "
-              "before it, and trace and compile carry the whole model.", ""]
+              "*nodes* the translated graph's operator nodes; *ok (batch 1 only)*: the "
+              "graph itself fixes its batch, and exports with that batch. "
+              "[Deploying the translated module](#deploying-the-translated-module) says "
+              "what each route needs.", ""]
     return lines
+
+
+def deploy_section() -> list[str]:
+    return ["## Deploying the translated module", "",
+            "- `torch.jit.trace`, `torch.export.export` and `torch.compile`: the families "
+            "table above tries each on every model and compares its outputs with the "
+            "module's. Box NMS (`_contrib_box_nms`, `MultiBoxDetection`) is written with "
+            "fixed shapes: its greedy pass becomes a `torch.while_loop` under "
+            "`torch.export`/`torch.compile`, so a detector exports with a dynamic batch "
+            "(`tests/nomxnet/test_translate_detectors.py` exports one and checks it against "
+            "MXNet). A graph that fixes its batch (GluonCV's Faster R-CNN builds its ROI "
+            "batch indices for one image) exports with that batch. `torch.jit.trace` "
+            "records that loop's rounds for the example input only (with a TracerWarning), "
+            "so a traced detector can keep the wrong boxes on another input: export it "
+            "instead.",
+            "- `torch.onnx.export(module, inputs, path, dynamo=True)` needs `onnx` and "
+            "`onnxscript`, which the `[mx2torch]` extra does not install "
+            "(`pip install onnx onnxscript`); `tests/test_mx2torch_models.py` exports a "
+            "translated CNN and runs it in onnxruntime. The NMS does not export to ONNX: "
+            "torch 2.14.1's ONNX exporter has no function for the stable sort that MXNet's "
+            "order needs (`aten.sort.stable`); translate with `--outputs` up to the boxes "
+            "and scores and do the NMS outside the ONNX graph.",
+            "- `torch.jit.script` (deprecated in torch 2.14) fails on graphs whose generated "
+            "code uses lambdas or helper imports; trace or export instead.", ""]
+
+
+# ------------------------------------------------------------------ the ONNX route
+ONNX_ROUTE = ROOT / "benchmarks" / "results" / "mx2torch_onnx_route.json"
+# where the ONNX route stops, in the order a model meets the stages: (a table cell's tag, the
+# summary's words)
+STAGES = {"export": ("export", "the model's own export from Gluon"),
+          "child": ("stopped", "a child process stopped for time or memory"),
+          "onnx": ("MXNet's exporter", "MXNet's ONNX exporter"),
+          "convert": ("onnx2torch", "onnx2torch's conversion"),
+          "run": ("onnx2torch's module", "running onnx2torch's module"),
+          "wrong": ("wrong outputs", "outputs that are not MXNet's")}
+
+
+def _brief(error: str, n: int = 70) -> str:
+    """An exception's class and the start of its message."""
+    error = " ".join(str(error).split())
+    return _esc(error if len(error) <= n else error[:n - 1] + "…")
+
+
+def route_stage(rec: dict, label: str) -> tuple[str | None, str]:
+    """Where the ONNX route at ``label`` (a key of the JSON's ``opsets``) stops on one model:
+    (a key of STAGES, a brief reason), or (None, "") when it gives MXNet's outputs."""
+    if "error" in rec["export"]:
+        return "export", rec["export"]["error"]
+    onnx, torch = rec.get("onnx", {}), rec.get("torch", {})
+    if "error" in onnx:
+        return "child", onnx["error"]
+    if "error" in onnx[label]:
+        return "onnx", onnx[label]["error"]
+    if "error" in torch:
+        return "child", torch["error"]
+    t = torch[label]
+    if t["convert"] != "ok":
+        missing = [m.split(" (")[0] for m in t.get("missing_converters", [])]
+        if missing:
+            more = f" and {len(missing) - 4} more" if len(missing) > 4 else ""
+            return "convert", f"no converter for {', '.join(missing[:4])}{more}"
+        return "convert", t["convert"]
+    if t["run"] != "ok":
+        return "run", t["run"]
+    if not t["ok"]:
+        return "wrong", t.get("why", "")
+    return None, ""
+
+
+def _family_record(name: str, families: dict | None) -> dict | None:
+    return next((r for r in (families or {}).get("models", []) if r["name"] == name), None)
+
+
+def _carried_by_mx2torch(name: str, families: dict | None) -> bool | None:
+    rec = _family_record(name, families)
+    return None if rec is None else bool(rec["passed"])
+
+
+def _mx2torch_cell(name: str, families: dict | None) -> str:
+    rec = _family_record(name, families)
+    if rec is None:
+        return "not in the families run"
+    if rec["passed"]:
+        return "yes"
+    err = rec["export"].get("error") or rec.get("translation", {}).get("error")
+    return "**no**" + (f": {_brief(err)}" if err else " (differs from MXNet)")
+
+
+def _route_cell(rec: dict, label: str) -> str:
+    stage, why = route_stage(rec, label)
+    if stage is None:
+        return "yes"
+    return f"**no**: {STAGES[stage][0]}" + (f": {_brief(why)}" if why else "")
+
+
+def _rel(part: dict | None) -> str:
+    if not part or part.get("max_rel") is None:
+        return "—"
+    return _e(part["max_rel"]) + ("" if part.get("ok") else " †")
+
+
+def _models(n: int) -> str:
+    return f"{n} model" + ("" if n == 1 else "s")
+
+
+def _count_stages(rows: list[dict], label: str) -> dict:
+    counts: dict = {}
+    for r in rows:
+        stage = route_stage(r, label)[0]
+        counts[stage] = counts.get(stage, 0) + 1
+    return counts
+
+
+def onnx_route_section(route: dict, families: dict | None) -> list[str]:
+    rows = route["models"]
+    labels = list(route["opsets"])
+    opset = {k: route["default_opset"] if v is None else v for k, v in route["opsets"].items()}
+    head = {k: f"ONNX, opset {opset[k]}" + (" (MXNet's default)" if route["opsets"][k] is None
+                                            else "") for k in labels}
+    bound = f"{_tol(route['atol'])} + {_tol(route['rtol'])}·max\\|ref\\|"
+    v = route["versions"]
+    lines = ["## The other road: MXNet's ONNX exporter, then onnx2torch", "",
+             "A user leaving MXNet without this package would export the model to ONNX with "
+             "MXNet's own `mx.onnx.export_model` and load the file with "
+             f"[onnx2torch](https://github.com/ENOT-AutoDL/onnx2torch). The same models as "
+             "above, with the same kind of weights (random, BatchNorm statistics set from "
+             "the input), went both ways (`make mx2torch-onnx-route`, "
+             f"tools/mx2torch_onnx_route.py; {route['date']}, {_esc(route['machine'])}; "
+             f"MXNet {v['mxnet']}, onnx {v['onnx']}, onnx2torch {v['onnx2torch']}, "
+             f"onnxruntime {v['onnxruntime']}, torch {v['torch']}).", "",
+             f"MXNet {v['mxnet']}'s `export_model` takes no opset: it writes the newest one "
+             f"the installed onnx knows, here {route['default_opset']}, and validates the "
+             "graph against it. The second ONNX column is MXNet as it behaves beside an onnx "
+             f"whose newest opset is {opset[labels[-1]]} (both places answer that opset "
+             "during the export). Each file that converts is put in `.eval()` and run on "
+             "MXNet's input; *rel* is the largest max|Δ| / max|MXNet's output| over the "
+             f"model's outputs, † where an output is beyond {bound} (the float32 bound above, "
+             "without its per-node drift allowance). *mx2torch carries it* is the verdict of "
+             "the families run above (every node, both precisions); its *rel* here is the "
+             "translated module's outputs on this run's input, compared the same way as the "
+             "ONNX route's. Forward: the best of "
+             f"{route['repeats']} runs after a warm-up, `torch.no_grad()`, "
+             f"{route['threads']} threads, the modules alternating.", "",
+             "| model | family | mx2torch carries it | rel | forward s | "
+             + " | ".join(f"{head[k]} | rel | forward s" for k in labels) + " |",
+             "|---|---|---|---:|---:|" + "---|---:|---:|" * len(labels)]
+    for r in rows:
+        torch = r.get("torch", {})
+        cells = [_mx2torch_cell(r["name"], families), _rel(torch.get("mx2torch")),
+                 _s(torch.get("mx2torch", {}).get("forward_s"))]
+        for k in labels:
+            cells += [_route_cell(r, k), _rel(torch.get(k)),
+                      _s(torch.get(k, {}).get("forward_s"))]
+        lines.append(f"| {r['name']} | {r['family']} | " + " | ".join(cells) + " |")
+    return lines + ["", *_route_summary(route, families, labels, opset), ""]
+
+
+def _route_summary(route: dict, families: dict | None, labels: list, opset: dict) -> list[str]:
+    """What each road carries, counted from the JSON."""
+    rows = route["models"]
+    n = len(rows)
+    ours = {r["name"] for r in rows if _carried_by_mx2torch(r["name"], families)}
+    onnx = {k: [r for r in rows if route_stage(r, k)[0] is None] for k in labels}
+    either = {r["name"] for r in rows if any(route_stage(r, k)[0] is None for k in labels)}
+    only_onnx = [r["name"] for r in rows if r["name"] in either - ours]
+    fams = sorted({r["family"] for r in rows})
+    none = [f for f in fams if not any(r["name"] in either for r in rows if r["family"] == f)]
+    text = [f"**mx2torch carries {len(ours)} of these {n} models; the ONNX road carries "
+            + " and ".join(f"{len(onnx[k])} at opset {opset[k]}" for k in labels) + "**"
+            + (f", {len(either)} at either." if len(labels) > 1 else ".")]
+    if only_onnx:
+        text.append(f"The ONNX road carries {len(only_onnx)} that mx2torch does not: "
+                    f"{', '.join(only_onnx)}.")
+    if none:
+        text.append(f"The ONNX road carries no model of these families: {', '.join(none)}.")
+    for k in labels:
+        counts = _count_stages(rows, k)
+        stops = [f"{STAGES[s][1]} ({counts[s]})" for s in STAGES if counts.get(s)]
+        if stops:
+            text.append(f"At opset {opset[k]} it stops at " + ", ".join(stops) + ".")
+    for k in labels:
+        missing: dict = {}
+        for r in rows:
+            for m in r.get("torch", {}).get(k, {}).get("missing_converters", []):
+                missing.setdefault(m.split(" (")[0], set()).add(r["name"])
+        if missing:
+            text.append(f"onnx2torch has no converter at opset {opset[k]} for " + ", ".join(
+                f"{m} ({_models(len(s))})" for m, s in sorted(missing.items())) + ".")
+    text += _route_diagnostics(rows, labels, opset)
+    return [" ".join(text)]
+
+
+def _route_diagnostics(rows: list[dict], labels: list, opset: dict) -> list[str]:
+    """Where the ONNX file itself is right (onnxruntime), the training-mode trap, and speed."""
+    text = []
+    for k in labels:
+        files = [r["torch"][k] for r in rows if k in r.get("torch", {})]
+        right = [f for f in files if f["onnxruntime"].get("ok")]
+        if files:
+            text.append(f"Of the {len(files)} files MXNet wrote at opset {opset[k]}, "
+                        f"onnxruntime reproduces MXNet's outputs from {len(right)}.")
+    converted = [r["torch"][k] for r in rows for k in labels
+                 if r.get("torch", {}).get(k, {}).get("convert") == "ok"]
+    training = sum(c.get("training_after_convert", False) for c in converted)
+    if converted:
+        text.append(f"onnx2torch returned {training} of the {len(converted)} modules it "
+                    "converted in training mode (a forgotten `.eval()` leaves BatchNorm on the "
+                    "batch's statistics).")
+    ratios = sorted(r["torch"][k]["forward_s"] / r["torch"]["mx2torch"]["forward_s"]
+                    for r in rows for k in labels
+                    if route_stage(r, k)[0] is None and "forward_s" in r["torch"].get(
+                        "mx2torch", {}))
+    if ratios:
+        text.append(f"Where the ONNX road carries a model, onnx2torch's forward takes "
+                    f"{ratios[0]:.2f}× to {ratios[-1]:.2f}× mx2torch's (median "
+                    f"{statistics.median(ratios):.2f}× over {len(ratios)} model and opset "
+                    f"pair{'' if len(ratios) == 1 else 's'}).")
+    return text
+
+
+SPEED = ROOT / "benchmarks" / "results" / "mx2torch_speed.json"
+
+
+def speed_section(sp: dict) -> list[str]:
+    lines = ["## Speed", "",
+             f"GluonCV's `{sp['model']}` (random weights) translated, against torchvision's "
+             "`resnet50` holding the same weights (the same architecture; their logits differ "
+             f"by {_e(sp['max_abs_diff'])}): forward of a batch of {sp['batch']} images, "
+             f"{sp['size']}², float32, eval (`make mx2torch-speed`, tools/mx2torch_speed.py; "
+             f"{sp['date']}, {_esc(sp['machine'])}; torch {sp['torch']}). Each round alternates "
+             "the two models and takes the best of a few runs of each; the ratio is taken "
+             "within a round, the median over rounds reported. The generated forward deletes "
+             "each intermediate after its last use and does a ReLU or a residual sum in "
+             "place where nothing else reads the tensor, as torchvision's forward does.", "",
+             "| threads | torchvision (s) | translated (s) | translated / torchvision "
+             "(median) | rounds |", "|---:|---:|---:|---:|---|"]
+    for r in sp["runs"]:
+        best_tv = min(x["torchvision_s"] for x in r["rounds"])
+        best = min(x["translated_s"] for x in r["rounds"])
+        lines.append(f"| {r['threads']} | {best_tv:.3f} | {best:.3f} | "
+                     f"{r['median_ratio']:.3f} | "
+                     f"{', '.join(format(x['ratio'], '.3f') for x in r['rounds'])} |")
+    return lines + [""]
 
 
 def _ratio(bound: float, measured: float) -> str:
@@ -296,6 +543,12 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         *sweep_section(s),
         *(families_section(json.loads(FAMILIES.read_text(encoding="utf-8")))
           if FAMILIES.exists() else []),
+        *(onnx_route_section(json.loads(ONNX_ROUTE.read_text(encoding="utf-8")),
+                             json.loads(FAMILIES.read_text(encoding="utf-8"))
+                             if FAMILIES.exists() else None) if ONNX_ROUTE.exists() else []),
+        *(speed_section(json.loads(SPEED.read_text(encoding="utf-8"))) if SPEED.exists()
+          else []),
+        *deploy_section(),
         *coverage_section(cov),
         "## Running it",
         "",
@@ -305,6 +558,10 @@ def render(results_path: Path = RESULTS) -> tuple[str, dict]:
         "installs those two beside MXNet first) into "
         "`benchmarks/results/mx2torch_families.json`; then "
         "`.venv/bin/python tools/make_mx2torch_page.py`.",
+        "- `make mx2torch-onnx-route`: the same models through MXNet's ONNX exporter and "
+        "onnx2torch into `benchmarks/results/mx2torch_onnx_route.json`, then this page.",
+        "- `make mx2torch-speed`: the speed comparison with torchvision into "
+        "`benchmarks/results/mx2torch_speed.json`, then this page.",
         "- `.venv/bin/python tools/mx2torch_sweep.py --quick --out quick.json`: one "
         "network per family; `--models resnet18_v1,alexnet` for a chosen few.",
         "- `.venv/bin/python tools/make_mx2torch_page.py`: this page alone, from the JSON "

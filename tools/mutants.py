@@ -746,14 +746,51 @@ src(M, "mx2torch-int-true-div", 'if sym == "/" and b.is_int(0) and b.is_int(1):'
     "integer division (CenterNet's top-k indices) as torch's true division")
 src(M, "mx2torch-int-scalar", "    s = int(s)\n", "", "dtype",
     "a scalar applied to integers without MXNet's cast of the scalar (x * 2.5 is x * 2)")
-src(M, "mx2torch-nms-unstable", "idx = idx[torch.sort(score[idx], descending=True, stable=True).indices]",
-    "idx = idx[torch.sort(score[idx], descending=True).indices]", "call-swap",
-    "box_nms's score order not stable (MXNet's std::stable_sort keeps ties in input order)")
-src(M, "mx2torch-nms-class-float", "cls = r[idx, id_index].to(torch.int64)",
-    "cls = r[idx, id_index]", "dtype",
+src(M, "mx2torch-nms-unstable",
+    "order = torch.sort(score, dim=1, descending=True, stable=True).indices",
+    "order = torch.sort(score, dim=1, descending=True).indices", "call-swap",
+    "box_nms's score order not stable (MXNet's std::stable_sort keeps ties in input order)",
+    occurrence=1)
+src(M, "mx2torch-nms-class-float", "cls = s[..., id_index].to(torch.int64)",
+    "cls = s[..., id_index]", "dtype",
     "box_nms's class ids compared as floats (MXNet casts them to int)")
-src(M, "mx2torch-nms-topk", "            idx = idx[:topk]\n", "", "missing-call",
-    "box_nms's topk not applied before the suppression")
+src(M, "mx2torch-nms-topk", "    k = n if topk < 0 else min(topk, n)\n", "    k = n\n",
+    "missing-call", "box_nms's topk not applied before the suppression")
+src(M, "mx2torch-nms-one-round",
+    "    while changed(keep, before):\n        keep, before = body(keep, before)\n",
+    "    keep, before = body(keep, before)\n", "missing-call",
+    "box_nms's greedy pass cut to one round (a box suppressed by a suppressed box is dropped)")
+src(M, "mx2torch-nms-iou-ge", "hit = torch.gt(inter.div_(w), overlap_thresh)",
+    "hit = torch.ge(inter.div_(w), overlap_thresh)", "off-by-one",
+    "box_nms suppressing at IoU == overlap_thresh (MXNet's is a strict >)")
+src(M, "mx2torch-multibox-iou-gt", "hit = (iou >= nms_threshold).triu(1)",
+    "hit = (iou > nms_threshold).triu(1)", "off-by-one",
+    "MultiBoxDetection suppressing only above nms_threshold (MXNet's CPU kernel: >=)")
+src(M, "mx2torch-multibox-topk-rest",
+    "    rest = torch.cat([torch.full_like(rest[..., :1], -1), rest[..., 1:]], dim=-1)\n",
+    "    rest = torch.full_like(rest, -1)\n", "default-changed",
+    "MultiBoxDetection's rows after nms_topk all -1 (MXNet keeps their values, id -1)")
+src(M, "mx2torch-multibox-prior-ratio",
+    "ratio = torch.sqrt(torch.tensor([ratios[0]] * len(sizes) + list(ratios[1:]), **f32))",
+    "ratio = torch.tensor([ratios[0]] * len(sizes) + list(ratios[1:]), **f32)", "scale",
+    "MultiBoxPrior's aspect ratio used as the width factor (MXNet takes its square root)")
+src(M, "mx2torch-proposal-cyclic",
+    "pick = kept.gather(1, torch.arange(post_n, device=dev)[None] % n_out)",
+    "pick = kept.gather(1, torch.arange(post_n, device=dev)[None] % post)", "off-by-one",
+    "Proposal padding with suppressed boxes instead of repeating the kept ones cyclically")
+src(M, "mx2torch-proposal-area", "    area = (x2 - x1 + 1) * (y2 - y1 + 1)\n",
+    "    area = (x2 - x1) * (y2 - y1)\n", "off-by-one",
+    "Proposal's NMS areas without the +1 of its pixel convention")
+src(M, "mx2torch-proposal-outside",
+    "    score = torch.where(outside, torch.full_like(score, -1), score)\n", "",
+    "missing-call", "Proposal scoring anchors outside im_info's image like the others")
+src(M, "mx2torch-take-wrap-as-clip",
+    '    i = i.clamp(0, n - 1) if mode == "clip" else torch.remainder(i, n)\n',
+    "    i = i.clamp(0, n - 1)\n", "default-dropped",
+    "take(mode='wrap') clipping its indices as the default mode does", occurrence=2)
+src(M, "mx2torch-one-hot-round", "hot = (f\"({b.x(0)}.to(torch.int64)[..., None]",
+    "hot = (f\"({b.x(0)}.round().to(torch.int64)[..., None]", "dtype",
+    "one_hot rounding fractional indices (MXNet truncates them to ints)")
 src(M, "mx2torch-box-decode-format", '    if fmt == "corner":\n        aw, ah',
     '    if fmt == "center":\n        aw, ah', "axis",
     "box_decode's anchor formats swapped (corner read as center)")
@@ -784,6 +821,11 @@ src(G, "mx2torch-refuse-first", "            self._failed(i, e, static)\n       
     "            raise\n", "missing-call",
     "a refusal that names only the first unsupported operator (one fix-and-rerun round each)",
     targets=("tests/nomxnet/test_translate_detectors.py",))
+src(G, "mx2torch-in-place-shared",
+    "v not in args and uses.get(v) == 1 and made.get(v) in _FRESH",
+    "v not in args and made.get(v) in _FRESH", "missing-call",
+    "a ReLU done in place on a tensor another node still reads (its sum sees the ReLU'd values)",
+    targets=("tests/test_mx2torch_ops.py",))
 S = "src/sidebyside/mx2torch/optstate.py"
 src(S, "optstate-momentum-sign", '{"momentum_buffer": tens[0].neg().div_(lr_i)}',
     '{"momentum_buffer": tens[0].div_(lr_i)}', "scale",

@@ -47,6 +47,8 @@ OUT = ROOT / "benchmarks" / "results" / "mx2torch_families.json"
 ZOO = Path(os.environ.get("GLUON_ZOO", ROOT / "build" / "gluon-zoo"))
 SCHEMA = "mx2torch-families/1"
 
+PROPOSALS = 300     # Mask R-CNN's test-time proposals here (GluonCV's default: 1000)
+
 # name -> (family, input shape or "nlp", float64 in MXNet?)
 MODELS = {
     "yolo3_darknet53_voc": ("detection", (1, 3, 416, 416), True),
@@ -54,7 +56,8 @@ MODELS = {
     "ssd_512_resnet50_v1_voc": ("detection", (1, 3, 512, 512), True),
     "ssd_300_vgg16_atrous_voc": ("detection", (1, 3, 300, 300), True),
     "faster_rcnn_resnet50_v1b_voc": ("detection", (1, 3, 480, 480), True),
-    "mask_rcnn_resnet50_v1b_coco": ("instance segmentation", (1, 3, 480, 480), True),
+    "mask_rcnn_resnet50_v1b_coco": ("instance segmentation (300 proposals)", (1, 3, 480, 480),
+                                    True),
     "center_net_resnet18_v1b_voc": ("detection", (1, 3, 512, 512), True),
     "fcn_resnet50_voc": ("segmentation", (1, 3, 480, 480), True),
     "deeplab_resnet50_ade": ("segmentation", (1, 3, 480, 480), True),
@@ -67,6 +70,7 @@ MODELS = {
     "se_resnext50_32x4d": ("classification", (1, 3, 224, 224), True),
     "inceptionv3": ("classification", (1, 3, 299, 299), True),
     "resnet50_v1": ("classification", (1, 3, 224, 224), True),
+    "resnet50_v1b": ("classification", (1, 3, 224, 224), True),
     "bert_12_768_12": ("NLP encoder", "nlp", False),
     "roberta_12_768_12": ("NLP encoder", "nlp", False),
     "transformer_encoder": ("NLP encoder", "nlp", True),
@@ -192,12 +196,19 @@ def _build(name, rng, mx):
     if name == "resnest50":
         kw.pop("pretrained_base")
     net = model_zoo.get_model(name, **kw)
+    if name == "mask_rcnn_resnet50_v1b_coco":
+        # GluonCV's 1000 test proposals: every node's reference in float32 and float64 (the
+        # ResNet stage on 1000 ROIs) does not fit in 23 GiB; 300, as its Faster R-CNN's
+        net._rpn_test_post_nms = net.rpn._test_post_nms = PROPOSALS
+        net._rcnn_max_dets = min(net._rcnn_max_dets, PROPOSALS)
     net.initialize()
     x = rng.standard_normal(shape).astype(np.float32)
     return net, {"data": x}, lambda a: net(*a)
 
 
-def child_export(name: str, folder: Path) -> dict:
+def child_export(name: str, folder: Path, internals: bool = True) -> dict:
+    """Export ``name`` into ``folder`` and save MXNet's references beside it: every node's, in
+    float32 and float64, or (``internals=False``) the float32 outputs alone."""
     sys.modules["torch"] = None            # GluonCV 0.10.5 refuses torch >= 2 beside it
     if MODELS[name][0] == "video":         # oneDNN's eager 3-D convolutions fail in 1.9.1
         os.environ["MXNET_MKLDNN_ENABLED"] = "0"    # ("Check failed: to.IsDefaultData()")
@@ -224,11 +235,13 @@ def child_export(name: str, folder: Path) -> dict:
     n_bn += _calibrate_symbol_batchnorms(sym, params, inputs, mx)
     rec = {"export_s": time.perf_counter() - t0, "batchnorm_calibrated": n_bn}
     for dtype in ("float32", "float64"):
-        if dtype == "float64" and not MODELS[name][2]:
+        if dtype == "float64" and not (MODELS[name][2] and internals):
             continue
         feed = {k: v.astype(np.float64) if dtype == "float64" else v for k, v in inputs.items()}
-        ref = mxreference.reference(sym, params, feed, dtype=None if dtype == "float32" else dtype)
+        ref = mxreference.reference(sym, params, feed, internals=internals,
+                                    dtype=None if dtype == "float32" else dtype)
         np.savez(folder / f"{name}-{dtype}.npz", **feed, **ref)
+        del ref                 # before the float64 run: a Mask R-CNN's hold gigabytes
     graph = json.loads(sym.read_text())
     rec["graph_nodes"] = sum(n["op"] != "null" for n in graph["nodes"])
     rec["parameters"] = sum(int(np.prod(p.shape)) for p in net.collect_params().values())
@@ -388,15 +401,18 @@ def child_translate(name: str, folder: Path) -> dict:
 
 
 # ------------------------------------------------------------------------------ parent
-def _child(kind: str, name: str, folder: Path, timeout: int) -> dict:
+def _child(kind: str, name: str, folder: Path, timeout: int, script: str = __file__) -> dict:
+    """Run ``script --child kind name folder`` (this file's children by default) and return
+    the JSON record it prints last, or ``{"error": ...}``."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
         [str(ROOT / "src"), str(ZOO), os.environ.get("PYTHONPATH", "")]))
-    r = subprocess.run([sys.executable, __file__, "--child", kind, name, str(folder)],
+    r = subprocess.run([sys.executable, str(script), "--child", kind, name, str(folder)],
                        capture_output=True, text=True, timeout=timeout, env=env)
     lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
     if r.returncode in (-9, 137):
-        return {"error": f"the {kind} child was killed (out of memory: every node's "
-                         "reference in float32 and float64)"}
+        why = ": every node's reference in float32 and float64" if kind in (
+            "export", "translate") else ""
+        return {"error": f"the {kind} child was killed (out of memory{why})"}
     if r.returncode != 0 or not lines:
         errors = [ln for ln in r.stderr.strip().splitlines() if "Error" in ln] or \
             r.stderr.strip().splitlines() or ["(no output)"]
@@ -427,6 +443,11 @@ def run(models, work: Path, timeout: int = 1800, log=print) -> list[dict]:
     return records
 
 
+def cpu_name() -> str:
+    return next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text()
+                 .splitlines() if ln.startswith("model name")), platform.processor())
+
+
 def stub_tokenizer(package: Path) -> None:
     """GluonNLP 0.10.0's BERT tokenizer is a Cython extension that only a compiler builds; the
     models never call it: a pure-Python stand-in that raises if they did."""
@@ -444,6 +465,8 @@ def main(argv=None) -> int:
     p.add_argument("--stub-tokenizer", metavar="GLUONNLP_DIR", help=argparse.SUPPRESS)
     p.add_argument("--models", help="comma-separated names (default: all of MODELS)")
     p.add_argument("--out", default=str(OUT))
+    p.add_argument("--update", action="store_true",
+                   help="replace only these models' records in --out (a rerun of a few)")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.stub_tokenizer:
@@ -451,7 +474,9 @@ def main(argv=None) -> int:
         return 0
     if args.child:
         kind, name, folder = args.child
-        rec = (child_export if kind == "export" else child_translate)(name, Path(folder))
+        children = {"export": child_export, "translate": child_translate,
+                    "export-outputs": lambda n, f: child_export(n, f, internals=False)}
+        rec = children[kind](name, Path(folder))
         print(json.dumps(rec, default=float))
         return 0
     if not (ZOO / "gluoncv").is_dir():
@@ -460,12 +485,16 @@ def main(argv=None) -> int:
     unknown = [m for m in models if m not in MODELS]
     if unknown:
         p.error(f"unknown models {unknown}; known: {', '.join(MODELS)}")
+    if args.update and not Path(args.out).exists():
+        p.error(f"--update: {args.out} does not exist")
     with tempfile.TemporaryDirectory(prefix="families-") as work:
         records = run(models, Path(work))
-    cpu = next((ln.split(":", 1)[1].strip() for ln in Path("/proc/cpuinfo").read_text()
-                .splitlines() if ln.startswith("model name")), platform.processor())
+    if args.update:
+        new = {r["name"]: r for r in records}
+        old = json.loads(Path(args.out).read_text())["models"]
+        records = [new.pop(r["name"], r) for r in old] + list(new.values())
     out = {"schema": SCHEMA, "date": datetime.date.today().isoformat(),
-           "machine": f"{cpu}, {os.cpu_count()} cores", "models": records,
+           "machine": f"{cpu_name()}, {os.cpu_count()} cores", "models": records,
            "passed": sum(r["passed"] for r in records), "total": len(records)}
     Path(args.out).write_text(json.dumps(out, indent=1, default=float) + "\n")
     print(f"{out['passed']} of {out['total']} pass; wrote {args.out}")

@@ -49,9 +49,15 @@ def _load(symbol, params):
     return sym, arg, aux
 
 
+#: operators whose output (or indices) are float32 when the graph omits their dtype
+_FLOAT32_BY_DEFAULT = {"_arange", "_linspace", "_zeros", "_ones",
+                       "_full", "_eye", "one_hot", "argsort", "topk"}
+
+
 def float64_graph(sym):
     """The graph with its float32 constants and casts made float64 (``_arange``, ``_zeros``,
-    ``Cast`` ... with ``dtype='float32'``): MXNet refuses to add a float32 constant to a
+    ``Cast`` ... with ``dtype='float32'``, and ``argsort``/``topk`` indices, ``_arange`` ...
+    whose dtype is left at its float32 default): MXNet refuses to add a float32 constant to a
     float64 array, so a detector's graph runs in float64 only this way. A translation does the
     same when ``.double()``'d (its float32 is the module's float type)."""
     import mxnet as mx
@@ -59,8 +65,9 @@ def float64_graph(sym):
     graph = json.loads(sym.tojson())
     changed = 0
     for node in graph["nodes"]:
-        attrs = node.get("attrs") or {}
-        if node["op"] != "null" and attrs.get("dtype") == "float32":
+        attrs = node.setdefault("attrs", {})
+        dtype = attrs.get("dtype", "float32" if node["op"] in _FLOAT32_BY_DEFAULT else None)
+        if node["op"] != "null" and dtype == "float32":
             attrs["dtype"] = "float64"
             changed += 1
     return mx.sym.load_json(json.dumps(graph)) if changed else sym

@@ -119,3 +119,56 @@ def test_outputs_cut_the_graph_before_what_cannot_be_translated(tmp_path):
     assert bad.returncode == 1
     assert "'det_nothing' is not a node of the graph" in bad.stderr
     assert "'data' is an input or a parameter" in bad.stderr
+
+
+def test_torch_export_gives_mxnets_detections():
+    """torch.export on the detector (box_nms's greedy pass becomes a torch while_loop): the
+    exported program's outputs equal MXNet's, as the module's do. The fixture's graph fixes
+    its batch (a broadcast_axis to 2), as GluonCV's Faster R-CNN does; the next test exports
+    box_nms with a dynamic batch."""
+    t = codegen.translation(SYM, PARAMS)
+    d = dict(np.load(GRAPHS / "detector-check32.npz"))
+    x = torch.from_numpy(d["data"])
+    eager = t.module.float().eval()(x)          # with autograd on, as torch.onnx.export runs
+    eager[0].sum().backward()
+    assert t.module.conv0.weight.grad is not None
+    with torch.no_grad():
+        program = torch.export.export(t.module.float().eval(), (x,))
+        got = program.module()(x)
+    assert "while_loop" in str(program.graph)
+    for i, g in enumerate(got):
+        ref = d[f"output{i}"]
+        assert np.abs(g.numpy() - ref).max() <= 1e-5 * np.abs(ref).max(), i
+    assert (got[0][..., 0] >= 0).sum() >= 20
+    assert all(torch.equal(a.detach(), b) for a, b in zip(eager, got))
+
+
+def test_box_nms_exports_with_a_dynamic_batch():
+    """The generated mx_box_nms alone, exported once with a dynamic batch and run on other
+    batch sizes, gives what it gives eagerly (checked against MXNet in test_mx2torch_ops)."""
+    from sidebyside.mx2torch.ops import HELPERS
+
+    space = {"torch": torch}
+    exec(HELPERS["mx_greedy_keep"], space)
+    exec(HELPERS["mx_box_nms"], space)
+    nms = space["mx_box_nms"]
+
+    class Detections(torch.nn.Module):
+        def forward(self, rows):
+            return nms(rows, 0.45, 0.01, 40, 2, 1, 0, -1, False, "corner", "center")
+
+    rng = np.random.default_rng(0)
+
+    def rows(batch):
+        xy = rng.uniform(0, 10, (batch, 50, 2))
+        return torch.from_numpy(np.concatenate([
+            rng.integers(0, 3, (batch, 50, 1)), np.round(rng.uniform(0, 1, (batch, 50, 1)), 1),
+            xy, xy + rng.uniform(0.5, 4, (batch, 50, 2))], axis=-1))
+
+    batch = torch.export.Dim("batch", min=1, max=64)
+    program = torch.export.export(Detections(), (rows(2),), dynamic_shapes=({0: batch},))
+    for n in (1, 3, 7):
+        x = rows(n)
+        got, want = program.module()(x), Detections()(x)
+        assert got.shape == (n, 50, 6) and torch.equal(got, want)
+        assert 5 <= int((want[..., 0] >= 0).sum()) < 40 * n     # some kept, some suppressed

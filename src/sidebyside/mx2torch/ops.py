@@ -1011,7 +1011,9 @@ def _gather_nd(b, node, a):
 
 
 @op("topk", attrs={"axis": -1, "k": 1, "ret_typ": "indices", "is_ascend": False,
-                   "dtype": "float32"})
+                   "dtype": "float32"},
+    note="torch.topk; MXNet's CPU kernel is std::sort or std::partial_sort: the indices of "
+         "tied values may come in another order than MXNet's, the values are equal")
 def _topk(b, node, a):
     if a["dtype"] not in _TORCH_DTYPES:
         refuse(node, f"dtype={a['dtype']!r} is not supported")
@@ -1042,6 +1044,90 @@ def _topk(b, node, a):
     b.n_out, b.int_out = 2, False
     b.unpack = ("{0}, {1}", ("indices",))
     return f"(lambda r: (r.values, r.indices.to({dt})))({call})"
+
+
+def _flat_or_axis(b, a):
+    """(input expression, axis): an axis of None means the flattened input (MXNet)."""
+    if a["axis"] is None:
+        b.rank = 1
+        return f"{b.x(0)}.reshape(-1)", 0
+    return b.x(0), int(a["axis"])
+
+
+@op("argmax", "argmin", attrs={"axis": None, "keepdims": False},
+    note="the first index of the max (min), as a float of the input's type (MXNet's); "
+         "axis=None: over the flattened input, shape (1,)")
+def _argmax(b, node, a):
+    fn = "torch.argmax" if node.op == "argmax" else "torch.argmin"
+    if a["axis"] is None:
+        b.rank = 1
+        keep = "" if not a["keepdims"] else f".reshape([1] * {b.x(0)}.dim())"
+        return f"{fn}({b.x(0)}.reshape(-1), dim=0, keepdim=True).to({b.x(0)}.dtype){keep}"
+    return (f"{fn}({b.x(0)}, dim={int(a['axis'])}, keepdim={bool(a['keepdims'])})"
+            f".to({b.x(0)}.dtype)")
+
+
+@op("sort", "argsort", attrs={"axis": -1, "is_ascend": True, "dtype": "float32"},
+    note="torch.sort, stable; MXNet's CPU kernel is std::sort, whose order among tied "
+         "values differs on an axis longer than 16 (insertion sort below): their indices "
+         "may come in another order, the values are equal; argsort's indices in its dtype "
+         "(float32 by default)")
+def _sort(b, node, a):
+    x, axis = _flat_or_axis(b, a)
+    call = f"torch.sort({x}, dim={axis}, descending={not a['is_ascend']}, stable=True)"
+    if node.op == "sort":
+        return f"{call}.values"
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    b.int_out = a["dtype"] in _INT_DTYPES
+    return f"{call}.indices.to({_dtype(b, a['dtype'])})"
+
+
+@op("pick", attrs={"axis": -1, "keepdims": False, "mode": "clip"},
+    note="the element at index (truncated to an int, then clipped or wrapped) along axis")
+def _pick(b, node, a):
+    if a["mode"] not in ("clip", "wrap"):
+        refuse(node, f"mode={a['mode']!r} is not supported")
+    return (f"{b.helper('mx_pick')}({b.x(0)}, {b.x(1)}, {int(a['axis'])}, "
+            f"{bool(a['keepdims'])}, {a['mode']!r})")
+
+
+@op("take", attrs={"axis": 0, "mode": "clip"},
+    note="rows along axis at the indices (truncated to ints, then clipped or wrapped); the "
+         "output's shape puts the indices' shape in place of that axis")
+def _take(b, node, a):
+    if a["mode"] not in ("clip", "wrap"):
+        refuse(node, f"mode={a['mode']!r} is not supported (MXNet's 'raise' is clip on CPU "
+                     "in 1.x, unchecked)")
+    return f"{b.helper('mx_take')}({b.x(0)}, {b.x(1)}, {int(a['axis'])}, {a['mode']!r})"
+
+
+@op("one_hot", attrs={"depth": None, "on_value": 1.0, "off_value": 0.0, "dtype": "float32"},
+    note="indices truncated to ints; one out of [0, depth) gives a row of off_value")
+def _one_hot(b, node, a):
+    if a["dtype"] not in _TORCH_DTYPES:
+        refuse(node, f"dtype={a['dtype']!r} is not supported")
+    b.int_out = a["dtype"] in _INT_DTYPES
+    depth, dt = int(a["depth"]), _dtype(b, a["dtype"])
+    hot = (f"({b.x(0)}.to(torch.int64)[..., None] == torch.arange({depth}, "
+           f"device={b.x(0)}.device))")
+    return (f"torch.where({hot}, torch.tensor({_r(float(a['on_value']))}, dtype={dt}), "
+            f"torch.tensor({_r(float(a['off_value']))}, dtype={dt}))")
+
+
+@op("norm", attrs={"ord": 2, "axis": None, "keepdims": False, "out_dtype": None},
+    note="the L1 or L2 norm over axes (all: shape (1,)), torch.linalg.vector_norm")
+def _norm(b, node, a):
+    if int(a["ord"]) not in (1, 2):
+        refuse(node, f"ord={a['ord']}: MXNet has 1 and 2")
+    if a["out_dtype"] is not None:
+        refuse(node, f"out_dtype={a['out_dtype']!r} is not supported")
+    if a["axis"] is None:
+        keep = f".reshape([1] * {b.x(0)}.dim())" if a["keepdims"] else ".reshape(1)"
+        b.rank = None
+        return f"torch.linalg.vector_norm({b.x(0)}, {int(a['ord'])}){keep}"
+    return (f"torch.linalg.vector_norm({b.x(0)}, {int(a['ord'])}, dim={_r(_axes(a['axis']))}, "
+            f"keepdim={bool(a['keepdims'])})")
 
 
 @op("SequenceMask", attrs={"use_sequence_length": False, "value": 0.0, "axis": 0})
@@ -1126,8 +1212,9 @@ def _box_decode(b, node, a):
     attrs={"overlap_thresh": 0.5, "valid_thresh": 0.0, "topk": -1, "coord_start": 2,
            "score_index": 1, "id_index": -1, "background_id": -1, "force_suppress": False,
            "in_format": "corner", "out_format": "corner"},
-    note="torchvision.ops.nms (the same greedy rule and IoU) on MXNet's order: score "
-         "descending and stable, after valid_thresh and topk; class ids compared as ints")
+    note="torchvision.ops.nms's IoU and MXNet's greedy rule, on MXNet's order: score "
+         "descending and stable, after valid_thresh and topk; class ids compared as ints; "
+         "fixed shapes (torch.export keeps the batch dynamic)")
 def _box_nms(b, node, a):
     for key in ("in_format", "out_format"):
         if a[key] not in _BOX_FORMATS:
@@ -1139,6 +1226,7 @@ def _box_nms(b, node, a):
         ("background_id", int(a["background_id"])),
         ("force_suppress", bool(a["force_suppress"])), ("in_format", a["in_format"]),
         ("out_format", a["out_format"])))
+    b.helper("mx_greedy_keep")
     return f"{b.helper('mx_box_nms')}({b.x(0)}, {args})"
 
 
@@ -1153,6 +1241,95 @@ def _roi_align(b, node, a):
     size = _axes(a["pooled_size"])
     return (f"{b.helper('mx_roi_align')}({b.x(0)}, {b.x(1)}, {_r(size)}, "
             f"{_r(_f32(a['spatial_scale']))}, {int(a['sample_ratio'])}, {bool(a['aligned'])})")
+
+
+@op("ROIPooling", attrs={"pooled_size": (), "spatial_scale": None},
+    note="torchvision.ops.roi_pool (the same Caffe bins: rounded ROI corners, floor/ceil bin "
+         "edges, an empty bin 0); a ROI whose batch index is out of range gives zeros, as in "
+         "MXNet")
+def _roi_pooling(b, node, a):
+    size = _axes(a["pooled_size"])
+    return (f"{b.helper('mx_roi_pool')}({b.x(0)}, {b.x(1)}, {_r(size)}, "
+            f"{_r(_f32(a['spatial_scale']))})")
+
+
+@op("_contrib_MultiBoxPrior", "MultiBoxPrior",
+    attrs={"sizes": (1.0,), "ratios": (1.0,), "clip": False, "steps": (-1.0, -1.0),
+           "offsets": (0.5, 0.5)},
+    note="SSD's anchors, (1, H·W·A, 4) corners: per pixel every size at the first ratio, then "
+         "the other ratios at the first size; in float32 arithmetic as MXNet's kernel "
+         "(which takes float32 only)")
+def _multibox_prior(b, node, a):
+    sizes, ratios = tuple(map(_f32, _tuple(a["sizes"]))), tuple(map(_f32, _tuple(a["ratios"])))
+    steps, offsets = tuple(map(_f32, _tuple(a["steps"]))), tuple(map(_f32, _tuple(a["offsets"])))
+    if not sizes or len(steps) != 2 or len(offsets) != 2:
+        refuse(node, "needs at least one size, and two steps and two offsets")
+    if steps[0] * steps[1] < 0:
+        refuse(node, f"steps={steps}: MXNet needs both steps given or both automatic")
+    return (f"{b.helper('mx_multibox_prior')}({b.x(0)}, {_r(sizes)}, {_r(ratios)}, "
+            f"{bool(a['clip'])}, {_r(steps)}, {_r(offsets)})")
+
+
+@op("_contrib_MultiBoxDetection", "MultiBoxDetection",
+    attrs={"clip": True, "threshold": 0.01, "nms_threshold": 0.5, "force_suppress": False,
+           "variances": (0.1, 0.1, 0.2, 0.2), "nms_topk": -1},
+    ignored={"background_id": "MXNet 1.9.1's CPU kernel ignores it: class 0 is background"},
+    note="SSD's decoding and NMS, as MXNet's CPU kernel: rows [id, score, box] of the "
+         "anchors whose best class (not 0) reaches threshold, in anchor order, then sorted "
+         "(stable) and suppressed at IoU >= nms_threshold by setting their id to -1 in place; "
+         "beyond nms_topk, rows keep their unsorted values with id -1")
+def _multibox_detection(b, node, a):
+    var = tuple(map(_f32, _tuple(a["variances"])))
+    if len(var) != 4:
+        refuse(node, f"variances={var}: MXNet needs 4")
+    b.helper("mx_greedy_keep")
+    return (f"{b.helper('mx_multibox_detection')}({b.x(0)}, {b.x(1)}, {b.x(2)}, "
+            f"clip={bool(a['clip'])}, threshold={_r(_f32(a['threshold']))}, "
+            f"nms_threshold={_r(_f32(a['nms_threshold']))}, "
+            f"force_suppress={bool(a['force_suppress'])}, variances={_r(var)}, "
+            f"nms_topk={int(a['nms_topk'])})")
+
+
+def _proposal_anchors(stride: int, scales, ratios) -> tuple:
+    """MXNet's GenerateAnchors (proposal-inl.h) in its float32 (and double) arithmetic: for
+    each ratio, each scale, a box [x1, y1, x2, y2] around the base anchor [0, 0, s-1, s-1]."""
+    f = np.float32
+    w = h = f(f(stride - 1.0) - f(0)) + f(1)
+    x_ctr = f(0.0 + 0.5 * float(w - f(1)))
+    y_ctr = x_ctr
+    out = []
+    for ratio in map(f, ratios):
+        for scale in map(f, scales):
+            size_ratios = np.floor(f(f(w * h) / ratio))
+            new_w = f(np.floor(f(np.sqrt(size_ratios) + f(0.5))) * scale)
+            new_h = f(np.floor(f(f(new_w / scale) * ratio) + f(0.5)) * scale)
+            out.append(tuple(float(v) for v in (
+                x_ctr - f(0.5) * (new_w - f(1)), y_ctr - f(0.5) * (new_h - f(1)),
+                x_ctr + f(0.5) * (new_w - f(1)), y_ctr + f(0.5) * (new_h - f(1)))))
+    return tuple(out)
+
+
+@op("_contrib_Proposal", "Proposal", "_contrib_MultiProposal", "MultiProposal",
+    attrs={"rpn_pre_nms_top_n": 6000, "rpn_post_nms_top_n": 300, "threshold": 0.7,
+           "rpn_min_size": 16, "scales": (4.0, 8.0, 16.0, 32.0), "ratios": (0.5, 1.0, 2.0),
+           "feature_stride": 16, "output_score": False, "iou_loss": False},
+    note="the RPN's proposals as MXNet's CPU kernel (float32, with its double steps): "
+         "anchors, deltas, clipping, score -1 outside im_info and below rpn_min_size, a "
+         "stable sort, greedy NMS (+1 areas, IoU > threshold); the kept boxes repeat "
+         "cyclically up to rpn_post_nms_top_n; Proposal's batch of 1 as MultiProposal's")
+def _proposal(b, node, a):
+    scales, ratios = _tuple(a["scales"]), _tuple(a["ratios"])
+    if not scales or not ratios:
+        refuse(node, "needs scales and ratios")
+    anchors = _proposal_anchors(int(a["feature_stride"]), scales, ratios)
+    b.helper("mx_greedy_keep")
+    if a["output_score"]:
+        b.n_out = 2
+    return (f"{b.helper('mx_proposal')}({b.x(0)}, {b.x(1)}, {b.x(2)}, {_r(anchors)}, "
+            f"stride={int(a['feature_stride'])}, pre_n={int(a['rpn_pre_nms_top_n'])}, "
+            f"post_n={int(a['rpn_post_nms_top_n'])}, threshold={_r(_f32(a['threshold']))}, "
+            f"min_size={int(a['rpn_min_size'])}, iou_loss={bool(a['iou_loss'])}, "
+            f"output_score={bool(a['output_score'])})")
 
 
 # --- MXNet kernels that compute in float32 inside a float64 graph --------------------------------
@@ -1390,47 +1567,83 @@ def mx_box_decode(x, anchors, stds, clip, fmt):
     ow, oh = torch.exp(dw) * aw * 0.5, torch.exp(dh) * ah * 0.5
     return torch.stack([ox - ow, oy - oh, ox + ow, oy + oh], dim=-1)
 """,
+    "mx_greedy_keep": """
+def mx_greedy_keep(cand, hit):
+    \"\"\"Greedy NMS with fixed shapes: ``cand`` (B, K) the candidates in score order,
+    ``hit`` (B, K, K) whether i suppresses j (only for i < j). A candidate is kept when no kept
+    candidate before it suppresses it: computed as a fixed point from ``cand``; the first t
+    entries are final after t rounds, so the loop ends (in a few rounds on real detections).
+    Under torch.compile/torch.export the loop is a torch while_loop, and the batch stays
+    dynamic.\"\"\"
+    hit = hit.to(torch.float32)             # counts of suppressors: exact in float32
+
+    def body(keep, before):
+        new = cand & ~(torch.bmm(keep.to(torch.float32)[:, None], hit)[:, 0] > 0)
+        return new, keep.clone()
+
+    def changed(keep, before):
+        return (keep != before).any()
+    carried = (cand.clone(), ~cand)       # (a while_loop input may not alias a closure)
+    if torch.compiler.is_compiling():
+        from torch._higher_order_ops.while_loop import while_loop
+
+        return while_loop(changed, body, carried)[0]
+    keep, before = carried
+    while changed(keep, before):
+        keep, before = body(keep, before)
+    return keep
+""",
     "mx_box_nms": """
 def mx_box_nms(data, overlap_thresh, valid_thresh, topk, coord_start, score_index, id_index,
                background_id, force_suppress, in_format, out_format):
     \"\"\"MXNet's _contrib_box_nms on rows [.., score, .., x1, y1, x2, y2, ..] (batched on the
     leading axes): rows with score > valid_thresh (and, with id_index, an id other than
     background_id), sorted by score (descending, ties in input order), the first ``topk``
-    kept, then greedy NMS (IoU > overlap_thresh suppresses; only within a class unless
-    force_suppress) by torchvision.ops.nms. The kept rows come first, in that order; every
-    other row is -1.\"\"\"
-    import torchvision
+    kept, then greedy NMS: IoU > overlap_thresh suppresses, only within a class (ids compared
+    as ints) unless force_suppress. The kept rows come first, in that order; every other row
+    is -1.
 
+    Written with fixed shapes, so that torch.export keeps the batch dynamic: the IoU of every
+    pair of candidates as torchvision.ops.nms computes it, then mx_greedy_keep.\"\"\"
     if topk == 0:
         return data.clone()
-    rows = data.reshape(-1, data.shape[-2], data.shape[-1])
-    out = torch.full_like(rows, -1)
-    for b in range(rows.shape[0]):
-        r = rows[b]
-        score = r[:, score_index]
-        valid = score > valid_thresh
-        if id_index >= 0:
-            valid = valid & (r[:, id_index] != background_id)
-        idx = torch.nonzero(valid).reshape(-1)
-        idx = idx[torch.sort(score[idx], descending=True, stable=True).indices]
-        if topk > 0:
-            idx = idx[:topk]
-        box = r[idx, coord_start:coord_start + 4]
-        if in_format == "center":
-            half = box[:, 2:] / 2
-            box = torch.cat([box[:, :2] - half, box[:, :2] + half], dim=1)
-        # (a box of negative width or height: MXNet's area is 0, torchvision's the product,
-        # but its intersection with any box is 0 in both, so no IoU exceeds the threshold)
-        rank = torch.arange(len(idx), 0, -1, dtype=box.dtype, device=box.device)  # our order
-        if id_index >= 0 and not force_suppress:
-            cls = r[idx, id_index].to(torch.int64)          # as MXNet's static_cast<int>
-            keep = torch.cat([m.nonzero().reshape(-1)[torchvision.ops.nms(
-                box[m], rank[m], overlap_thresh)] for m in (cls == c for c in torch.unique(cls))]
-                + [idx.new_zeros(0)])
-        else:
-            keep = torchvision.ops.nms(box, rank, overlap_thresh)
-        keep = torch.sort(keep).values
-        out[b, : len(keep)] = r[idx[keep]]
+    n, width = data.shape[-2], data.shape[-1]
+    rows = data.reshape(-1, n, width)
+    score = rows[..., score_index]
+    valid = score > valid_thresh
+    if id_index >= 0:
+        valid = valid & (rows[..., id_index] != background_id)
+    order = torch.sort(score, dim=1, descending=True, stable=True).indices
+    late = (~valid.gather(1, order)).to(torch.int32)
+    order = order.gather(1, torch.sort(late, dim=1, stable=True).indices)
+    k = n if topk < 0 else min(topk, n)
+    order = order[:, :k]
+    cand = valid.gather(1, order)
+    s = rows.gather(1, order[..., None].expand(-1, -1, width))
+    box = s[..., coord_start:coord_start + 4]
+    if in_format == "center":
+        half = box[..., 2:] / 2
+        box = torch.cat([box[..., :2] - half, box[..., :2] + half], dim=-1)
+    x1, y1, x2, y2 = box.detach().unbind(-1)      # (the decisions need no gradient)
+    area = (x2 - x1) * (y2 - y1)
+    # MXNet's IoU as torchvision's nms computes it: w*h / (area_i + area_j - w*h), > thresh
+    # (a box of negative width or height: MXNet's area is 0, this the product, but its
+    # intersection with any box is 0 in both, so no IoU exceeds the threshold)
+    w = torch.minimum(x2[:, :, None], x2[:, None])
+    w.sub_(torch.maximum(x1[:, :, None], x1[:, None])).clamp_(min=0)
+    inter = torch.minimum(y2[:, :, None], y2[:, None])
+    inter.sub_(torch.maximum(y1[:, :, None], y1[:, None])).clamp_(min=0).mul_(w)
+    w = (area[:, :, None] + area[:, None]).sub_(inter)
+    hit = torch.gt(inter.div_(w), overlap_thresh).triu_(1)
+    del w, inter
+    if id_index >= 0 and not force_suppress:
+        cls = s[..., id_index].to(torch.int64)
+        hit &= cls[:, :, None] == cls[:, None]
+    keep = mx_greedy_keep(cand, hit)
+    perm = torch.sort((~keep).to(torch.int32), dim=1, stable=True).indices
+    top = torch.where(keep.gather(1, perm)[..., None],
+                      s.gather(1, perm[..., None].expand(-1, -1, width)), -1)
+    out = torch.cat([top, torch.full_like(rows[:, k:], -1)], dim=1)
     if in_format != out_format:
         c = out[..., coord_start:coord_start + 4]
         if out_format == "center":
@@ -1440,8 +1653,8 @@ def mx_box_nms(data, overlap_thresh, valid_thresh, topk, coord_start, score_inde
             half_w, half_h = c[..., 2] / 2, c[..., 3] / 2
             new = torch.stack([c[..., 0] - half_w, c[..., 1] - half_h,
                                c[..., 0] + half_w, c[..., 1] + half_h], dim=-1)
-        # MXNet converts only rows whose first coordinate is not negative (-1 rows stay)
-        out[..., coord_start:coord_start + 4] = torch.where(c[..., :1] < 0, c, new)
+        out = torch.cat([out[..., :coord_start], torch.where(c[..., :1] < 0, c, new),
+                         out[..., coord_start + 4:]], dim=-1)
     return out.reshape(data.shape)
 """,
     "mx_roi_align": """
@@ -1457,6 +1670,204 @@ def mx_roi_align(x, rois, size, spatial_scale, sample_ratio, aligned):
                       rois[:, 1:]], dim=1)
     out = torchvision.ops.roi_align(x, safe, size, spatial_scale, sample_ratio, aligned)
     return torch.where(bad.reshape(-1, 1, 1, 1), torch.zeros_like(out), out)
+""",
+    "mx_roi_pool": """
+def mx_roi_pool(x, rois, size, spatial_scale):
+    \"\"\"MXNet's ROIPooling by torchvision.ops.roi_pool: ``rois`` (R, 5) [batch index, x1, y1,
+    x2, y2]; a batch index out of range gives zeros.\"\"\"
+    import torchvision
+
+    index = rois[:, 0].to(torch.int64)                  # MXNet's static_cast<int>
+    bad = (index < 0) | (index >= x.shape[0])
+    safe = torch.cat([torch.where(bad, torch.zeros_like(rois[:, 0]), rois[:, 0])[:, None],
+                      rois[:, 1:]], dim=1)
+    out = torchvision.ops.roi_pool(x, safe, size, spatial_scale)
+    return torch.where(bad.reshape(-1, 1, 1, 1), torch.zeros_like(out), out)
+""",
+    "mx_multibox_prior": """
+def mx_multibox_prior(x, sizes, ratios, clip, steps, offsets):
+    \"\"\"MXNet's _contrib_MultiBoxPrior: (1, H*W*A, 4) anchors [x1, y1, x2, y2] for a feature
+    map of H x W; at each pixel every size at the first ratio, then the other ratios at the
+    first size. In float32 arithmetic, as MXNet's kernel (which takes float32 data only).\"\"\"
+    f32 = dict(dtype=torch.float32, device=x.device)
+    h, w = x.shape[2], x.shape[3]
+    one = torch.ones((), **f32)
+    step_y, step_x = (one / h, one / w) if steps[0] <= 0 or steps[1] <= 0 else \\
+        (torch.tensor(steps[0], **f32), torch.tensor(steps[1], **f32))
+    cy = (torch.arange(h, **f32) + offsets[0]) * step_y
+    cx = (torch.arange(w, **f32) + offsets[1]) * step_x
+    size = torch.tensor([*sizes, *[sizes[0]] * (len(ratios) - 1)], **f32)
+    ratio = torch.sqrt(torch.tensor([ratios[0]] * len(sizes) + list(ratios[1:]), **f32))
+    half_w = size * h / w * ratio / 2
+    half_h = size / ratio / 2
+    cx, cy = cx[None, :, None], cy[:, None, None]
+    out = torch.stack(torch.broadcast_tensors(cx - half_w, cy - half_h, cx + half_w,
+                                              cy + half_h), dim=-1)
+    if clip:
+        out = out.clamp(0, 1)
+    return out.reshape(1, -1, 4).to(x.dtype)
+""",
+    "mx_multibox_detection": """
+def mx_multibox_detection(cls_prob, loc_pred, anchor, clip, threshold, nms_threshold,
+                          force_suppress, variances, nms_topk):
+    \"\"\"MXNet's _contrib_MultiBoxDetection (its CPU kernel, multibox_detection.cc):
+    ``cls_prob`` (B, C, N), ``loc_pred`` (B, N*4), ``anchor`` (1, N, 4) corners. Each anchor
+    takes its best class other than 0 (the first on ties) and is kept when that score reaches
+    ``threshold``; rows [id - 1, score, x1, y1, x2, y2] of those come first in anchor order,
+    the rest are -1. Then the first ``nms_topk`` (all if -1) are sorted by score (stable) and
+    greedily suppressed (IoU >= nms_threshold, the same class unless force_suppress) by
+    setting their id to -1, leaving them in place; rows after nms_topk keep their unsorted
+    values with id -1.\"\"\"
+    n_batch, n_class, n = cls_prob.shape
+    p = torch.nan_to_num(cls_prob[:, 1:], nan=float("-inf"))
+    best = p.amax(dim=1) if n_class > 1 else torch.full_like(cls_prob[:, 0], float("-inf"))
+    score = torch.clamp(best, min=-1.0)             # MXNet's running max starts at -1
+    j = torch.arange(1, n_class, device=p.device)[None, :, None]
+    cls = torch.where(p == best[:, None], j, n_class).amin(dim=1) if n_class > 1 else \\
+        torch.zeros_like(best, dtype=torch.int64)
+    cls = torch.where(best > -1.0, cls, 0)
+    valid = (cls > 0) & ~(score < threshold)
+    a = anchor.reshape(-1, 4)
+    al, at, ar, ab = a[:, 0], a[:, 1], a[:, 2], a[:, 3]
+    aw, ah = ar - al, ab - at
+    ax, ay = (al + ar) / 2.0, (at + ab) / 2.0
+    d = loc_pred.reshape(n_batch, n, 4)
+    ox = d[..., 0] * variances[0] * aw + ax
+    oy = d[..., 1] * variances[1] * ah + ay
+    ow = torch.exp(d[..., 2] * variances[2]) * aw / 2
+    oh = torch.exp(d[..., 3] * variances[3]) * ah / 2
+    box = torch.stack([ox - ow, oy - oh, ox + ow, oy + oh], dim=-1)
+    if clip:
+        box = torch.minimum(box, torch.ones_like(box)).clamp(min=0)
+    rows = torch.cat([(cls - 1).to(box.dtype)[..., None], score[..., None], box], dim=-1)
+    first = torch.sort((~valid).to(torch.int32), dim=1, stable=True).indices
+    rows = torch.where(valid.gather(1, first)[..., None],
+                       rows.gather(1, first[..., None].expand(-1, -1, 6)), -1)
+    count = valid.sum(dim=1, keepdim=True)
+    if not 0 < nms_threshold <= 1:
+        return rows
+    live = torch.arange(n, device=rows.device)[None] < count
+    order = torch.sort(rows[..., 1], dim=1, descending=True, stable=True).indices
+    order = order.gather(1, torch.sort((~live.gather(1, order)).to(torch.int32), dim=1,
+                                       stable=True).indices)
+    k = n if nms_topk <= 0 else min(nms_topk, n)
+    top = rows.gather(1, order[:, :k, None].expand(-1, -1, 6))
+    cand = torch.arange(k, device=rows.device)[None] < count
+    x1, y1, x2, y2 = top[..., 2:].detach().unbind(-1)
+    w = (torch.minimum(x2[:, :, None], x2[:, None]) -
+         torch.maximum(x1[:, :, None], x1[:, None])).clamp(min=0)
+    h = (torch.minimum(y2[:, :, None], y2[:, None]) -
+         torch.maximum(y1[:, :, None], y1[:, None])).clamp(min=0)
+    inter = w * h
+    area = (x2 - x1) * (y2 - y1)
+    union = area[:, :, None] + area[:, None] - inter
+    iou = torch.where(union <= 0, torch.zeros_like(union), inter / union)
+    hit = (iou >= nms_threshold).triu(1)
+    if not force_suppress:
+        hit &= top[..., 0][:, :, None] == top[..., 0][:, None]
+    keep = mx_greedy_keep(cand, hit)
+    top = torch.cat([torch.where((keep | ~cand)[..., None], top[..., :1], -1.0), top[..., 1:]], dim=-1)
+    rest = rows[:, k:]
+    rest = torch.cat([torch.full_like(rest[..., :1], -1), rest[..., 1:]], dim=-1)
+    return torch.cat([top, rest], dim=1)
+""",
+    "mx_proposal": """
+def mx_proposal(cls_prob, bbox_pred, im_info, anchors, stride, pre_n, post_n, threshold,
+                min_size, iou_loss, output_score):
+    \"\"\"MXNet's _contrib_Proposal/MultiProposal (proposal.cc, multi_proposal.cc) in float32
+    with the steps C++ promotes to double: ``cls_prob`` (B, 2A, H, W) (the last A channels
+    are the objectness), ``bbox_pred`` (B, 4A, H, W), ``im_info`` (B, 3) [height, width,
+    scale]. Rows [image, x1, y1, x2, y2] (B * post_n, 5), and the scores (B * post_n, 1).\"\"\"
+    f32, f64 = torch.float32, torch.float64
+    n_batch, n_anchor, h, w = cls_prob.shape[0], len(anchors), cls_prob.shape[2], \\
+        cls_prob.shape[3]
+    dev = cls_prob.device
+    base = torch.tensor(anchors, dtype=f32, device=dev)                       # (A, 4)
+    ys = torch.arange(h, device=dev) * stride
+    xs = torch.arange(w, device=dev) * stride
+    shift = torch.stack(torch.broadcast_tensors(xs[None, :, None], ys[:, None, None],
+                                                xs[None, :, None], ys[:, None, None]), dim=-1)
+    box = (base + shift.to(f32)).reshape(1, -1, 4)                             # (1, H*W*A, 4)
+    score = cls_prob[:, n_anchor:].to(f32).permute(0, 2, 3, 1).reshape(n_batch, -1)
+    d = bbox_pred.to(f32).reshape(n_batch, n_anchor, 4, h, w).permute(0, 3, 4, 1, 2)
+    d = d.reshape(n_batch, -1, 4)
+    info = im_info.to(f32)
+    im_h, im_w = info[:, 0:1], info[:, 1:2]
+    if iou_loss:
+        pred = box + d
+    else:
+        width = ((box[..., 2] - box[..., 0]).double() + 1.0).to(f32)
+        height = ((box[..., 3] - box[..., 1]).double() + 1.0).to(f32)
+        ctr_x = (box[..., 0].double() + 0.5 * (width.double() - 1.0)).to(f32)
+        ctr_y = (box[..., 1].double() + 0.5 * (height.double() - 1.0)).to(f32)
+        px = d[..., 0] * width + ctr_x
+        py = d[..., 1] * height + ctr_y
+        pw = (torch.exp(d[..., 2]) * width).double()
+        ph = (torch.exp(d[..., 3]) * height).double()
+        pred = torch.stack([(px.double() - 0.5 * (pw - 1.0)), (py.double() - 0.5 * (ph - 1.0)),
+                            (px.double() + 0.5 * (pw - 1.0)), (py.double() + 0.5 * (ph - 1.0))],
+                           dim=-1).to(f32)
+    limit = torch.stack([im_w, im_h, im_w, im_h], dim=-1) - 1.0                 # (B, 1, 4)
+    pred = torch.maximum(torch.minimum(pred, limit), torch.zeros_like(pred))
+    real_h = torch.trunc(im_h / stride)
+    real_w = torch.trunc(im_w / stride)
+    row = (torch.arange(h, device=dev)[:, None, None] + torch.zeros(1, w, n_anchor, device=dev))
+    col = (torch.arange(w, device=dev)[None, :, None] + torch.zeros(h, 1, n_anchor, device=dev))
+    outside = (row.reshape(1, -1) >= real_h) | (col.reshape(1, -1) >= real_w)
+    score = torch.where(outside, torch.full_like(score, -1), score)
+    small_at = (min_size * info[:, 2:3]).to(f32)
+    iw = pred[..., 2] - pred[..., 0] + 1.0
+    ih = pred[..., 3] - pred[..., 1] + 1.0
+    small = (iw < small_at) | (ih < small_at)
+    grow = torch.stack([-small_at / 2, -small_at / 2, small_at / 2, small_at / 2], dim=-1)
+    pred = torch.where(small[..., None], pred + grow, pred)
+    score = torch.where(small, torch.full_like(score, -1), score)
+    count = score.shape[1]
+    pre = min(pre_n if pre_n > 0 else count, count)
+    post = min(post_n, pre)
+    order = torch.sort(score, dim=1, descending=True, stable=True).indices[:, :pre]
+    top = pred.gather(1, order[..., None].expand(-1, -1, 4))
+    top_score = score.gather(1, order)
+    x1, y1, x2, y2 = top.detach().unbind(-1)
+    area = (x2 - x1 + 1) * (y2 - y1 + 1)
+    iw = (torch.minimum(x2[:, :, None], x2[:, None]) -
+          torch.maximum(x1[:, :, None], x1[:, None]) + 1.0).clamp(min=0)
+    ih = (torch.minimum(y2[:, :, None], y2[:, None]) -
+          torch.maximum(y1[:, :, None], y1[:, None]) + 1.0).clamp(min=0)
+    inter = iw * ih
+    hit = (inter / (area[:, :, None] + area[:, None] - inter) > threshold).triu(1)
+    keep = mx_greedy_keep(torch.ones_like(top_score, dtype=torch.bool), hit)
+    kept = torch.sort((~keep).to(torch.int32), dim=1, stable=True).indices    # kept first
+    n_out = torch.clamp(keep.sum(dim=1, keepdim=True), max=post)
+    pick = kept.gather(1, torch.arange(post_n, device=dev)[None] % n_out)      # cyclic
+    rois = top.gather(1, pick[..., None].expand(-1, -1, 4))
+    image = torch.arange(n_batch, device=dev, dtype=f32)[:, None, None].expand(-1, post_n, 1)
+    out = torch.cat([image, rois], dim=-1).reshape(-1, 5).to(cls_prob.dtype)
+    if not output_score:
+        return out
+    return out, top_score.gather(1, pick).reshape(-1, 1).to(cls_prob.dtype)
+""",
+    "mx_pick": """
+def mx_pick(x, index, axis, keepdims, mode):
+    \"\"\"MXNet's pick: x's element at ``index`` along ``axis`` (index truncated to an int,
+    then clipped to [0, n) or wrapped).\"\"\"
+    axis = axis % x.dim()
+    n = x.shape[axis]
+    i = index.to(torch.int64).reshape([*x.shape[:axis], 1, *x.shape[axis + 1:]])
+    i = i.clamp(0, n - 1) if mode == "clip" else torch.remainder(i, n)
+    out = torch.gather(x, axis, i)
+    return out if keepdims else out.squeeze(axis)
+""",
+    "mx_take": """
+def mx_take(a, indices, axis, mode):
+    \"\"\"MXNet's take: slices of ``a`` along ``axis`` at ``indices`` (truncated to ints, then
+    clipped to [0, n) or wrapped); the indices' shape replaces that axis.\"\"\"
+    axis = axis % a.dim()
+    n = a.shape[axis]
+    i = indices.to(torch.int64)
+    i = i.clamp(0, n - 1) if mode == "clip" else torch.remainder(i, n)
+    out = torch.index_select(a, axis, i.reshape(-1))
+    return out.reshape([*a.shape[:axis], *indices.shape, *a.shape[axis + 1:]])
 """,
     "mx_prod": '''
 def mx_prod(x, dims, keepdim=False):

@@ -356,7 +356,10 @@ ENTRIES = [
                "return_nodes=[...]); mx2torch.tapped(t, symbol, params) returns every "
                "node's output by MXNet name",
           gotchas=["get_internals lists every node's outputs, Variables included "
-                   "(['data', 'fc_weight', 'fc_bias', 'fc_output', 'relu_output'])"],
+                   "(['data', 'fc_weight', 'fc_bias', 'fc_output', 'relu_output'])",
+                   "a translated forward does a ReLU in place on a layer output nothing else "
+                   "reads, as torchvision's models do: a hook that keeps the output must "
+                   "clone it (o.detach() alone shows the ReLU's result)"],
           mx2torch="converted: sidebyside.mx2torch.tapped(translation, symbol, params) "
                    "builds a module whose forward returns (outputs, {MXNet node: output})",
           check=check(_FC + dedent(f"""
@@ -368,7 +371,7 @@ ENTRIES = [
               {_H}translation
               module = translation('internals').module
               seen = []
-              h = module.fc.register_forward_hook(lambda m, i, o: seen.append(o.detach()))
+              h = module.fc.register_forward_hook(lambda m, i, o: seen.append(o.clone()))
               module(x)
               h.remove()
               seen[0]""", inputs=_FC_INPUTS)),
