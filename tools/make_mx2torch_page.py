@@ -262,8 +262,7 @@ def families_section(f: dict) -> list[str]:
     lines += ["", "*rel* is the largest max|Δ| / max|MXNet's output| over the model's outputs; "
               "*nodes* the translated graph's operator nodes; *ok (batch 1 only)*: the "
               "graph itself fixes its batch, and exports with that batch. "
-              "[Deploying the translated module](#deploying-the-translated-module) says "
-              "what each route needs.", ""]
+              "*Deploying the translated module*, below, says what each route needs.", ""]
     return lines
 
 
