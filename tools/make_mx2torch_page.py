@@ -361,9 +361,11 @@ def _route_cell(rec: dict, label: str) -> str:
 
 
 def _rel(part: dict | None) -> str:
+    """rel, † where an output is off, ‡ where one passes only by MXNet's own drift."""
     if not part or part.get("max_rel") is None:
         return "—"
-    return _e(part["max_rel"]) + ("" if part.get("ok") else " †")
+    return _e(part["max_rel"]) + (" †" if not part.get("ok") else
+                                  " ‡" if part.get("within_drift") else "")
 
 
 def _models(n: int) -> str:
@@ -400,14 +402,24 @@ def onnx_route_section(route: dict, families: dict | None) -> list[str]:
              "graph against it. The second ONNX column is MXNet as it behaves beside an onnx "
              f"whose newest opset is {opset[labels[-1]]} (both places answer that opset "
              "during the export). Each file that converts is put in `.eval()` and run on "
-             "MXNet's input; *rel* is the largest max|Δ| / max|MXNet's output| over the "
-             f"model's outputs, † where an output is beyond {bound} (the float32 bound above, "
-             "without its per-node drift allowance). *mx2torch carries it* is the verdict of "
-             "the families run above (every node, both precisions); its *rel* here is the "
-             "translated module's outputs on this run's input, compared the same way as the "
-             "ONNX route's. Forward: the best of "
+             "MXNet's input, and so is the module mx2torch translates from the same files; "
+             "both are compared with MXNet's float32 outputs alike. *rel* is the largest "
+             "max|Δ| / max|MXNet's output| over the model's outputs. An output passes within "
+             f"{bound} (the float32 bound above) or, marked ‡, within "
+             f"{route['drift_factor']} times MXNet's own float32 drift at that output (its "
+             "float32 against its float64 run: the families run's allowance, taken at the "
+             "outputs, since onnx2torch's nodes do not map to MXNet's; none where MXNet has "
+             "no float64 kernel); † marks an output beyond both. *mx2torch carries it* is the "
+             "verdict of the families run above (every node, both precisions). Forward: the "
+             "best of "
              f"{route['repeats']} runs after a warm-up, `torch.no_grad()`, "
-             f"{route['threads']} threads, the modules alternating.", "",
+             f"{route['threads']} threads, the modules alternating"
+             + (f"; the models were split between {route['processes']} runs side by side, so "
+                "the seconds are those of a loaded machine (compare them within a row)"
+                if route.get("processes", 1) > 1 else "") + ".", "",
+             *([f"**An incomplete run** ({len(rows)} models so far): "
+                "`tools/mx2torch_onnx_route.py --resume` runs the others.", ""]
+               if route.get("complete") is False else []),
              "| model | family | mx2torch carries it | rel | forward s | "
              + " | ".join(f"{head[k]} | rel | forward s" for k in labels) + " |",
              "|---|---|---|---:|---:|" + "---|---:|---:|" * len(labels)]

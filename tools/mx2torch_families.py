@@ -208,7 +208,7 @@ def _build(name, rng, mx):
 
 def child_export(name: str, folder: Path, internals: bool = True) -> dict:
     """Export ``name`` into ``folder`` and save MXNet's references beside it: every node's, in
-    float32 and float64, or (``internals=False``) the float32 outputs alone."""
+    float32 and float64, or (``internals=False``) its outputs alone."""
     sys.modules["torch"] = None            # GluonCV 0.10.5 refuses torch >= 2 beside it
     if MODELS[name][0] == "video":         # oneDNN's eager 3-D convolutions fail in 1.9.1
         os.environ["MXNET_MKLDNN_ENABLED"] = "0"    # ("Check failed: to.IsDefaultData()")
@@ -235,7 +235,7 @@ def child_export(name: str, folder: Path, internals: bool = True) -> dict:
     n_bn += _calibrate_symbol_batchnorms(sym, params, inputs, mx)
     rec = {"export_s": time.perf_counter() - t0, "batchnorm_calibrated": n_bn}
     for dtype in ("float32", "float64"):
-        if dtype == "float64" and not (MODELS[name][2] and internals):
+        if dtype == "float64" and not MODELS[name][2]:
             continue
         feed = {k: v.astype(np.float64) if dtype == "float64" else v for k, v in inputs.items()}
         ref = mxreference.reference(sym, params, feed, internals=internals,
@@ -422,7 +422,7 @@ def _child(kind: str, name: str, folder: Path, timeout: int, script: str = __fil
 
 def run(models, work: Path, timeout: int = 1800, log=print) -> list[dict]:
     records = []
-    for name in models:
+    for k, name in enumerate(models, 1):
         folder = Path(tempfile.mkdtemp(prefix=f"family-{name}-", dir=work))
         rec = {"name": name, "family": MODELS[name][0]}
         t0 = time.perf_counter()
@@ -433,7 +433,8 @@ def run(models, work: Path, timeout: int = 1800, log=print) -> list[dict]:
         tr = rec.get("translation", {})
         rec["passed"] = "error" not in rec["export"] and "error" not in tr and all(
             tr.get(d, {"ok": True})["ok"] for d in ("float32", "float64")) and "float32" in tr
-        log(f"{name}: {'ok' if rec['passed'] else 'FAILED'} ({rec['seconds']:.0f} s) "
+        log(f"[{k}/{len(models)}] {name}: {'ok' if rec['passed'] else 'FAILED'} "
+            f"({rec['seconds']:.0f} s) "
             f"{json.dumps({k: v for k, v in tr.items() if k in ('float32', 'float64')})[:300]}"
             f"{rec['export'].get('error', '') or tr.get('error', '')}")
         for p in folder.iterdir():

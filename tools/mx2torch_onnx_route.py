@@ -7,8 +7,9 @@ For each model of ``mx2torch_families.MODELS``, in three child processes:
 1. **Export** (the families tool's MXNet child, ``--child export-outputs``; ``import torch``
    made to fail, as GluonCV 0.10.5 needs): the model built with ``pretrained=False``, random
    He-scaled weights, each BatchNorm's running statistics set from what reaches it, hybridized
-   and ``export()``ed; MXNet's float32 outputs on one random input (token ids and lengths for
-   the encoders) saved. The weights and inputs are the families run's, drawn from the same seed.
+   and ``export()``ed; MXNet's outputs on one random input (token ids and lengths for the
+   encoders) saved, in float32 and, where MXNet has the kernels (not BERT's attention), in
+   float64. The weights and inputs are the families run's, drawn from the same seed.
 2. **ONNX export** (MXNet, no torch): ``mx.onnx.export_model(symbol_file, params_file,
    in_shapes, [np.float32, ...], onnx_file)`` with the input shapes in ``sym.list_inputs()``
    order, twice: at MXNet's default opset and at opset 13. MXNet 1.9.1's ``export_model`` has
@@ -20,19 +21,25 @@ For each model of ``mx2torch_families.MODELS``, in three child processes:
 3. **PyTorch** (``import mxnet`` made to fail): each ONNX file written is converted with
    ``onnx2torch.convert`` (an exception recorded with the operators onnx2torch has no converter
    for at that opset), put in ``.eval()`` (onnx2torch returns a module in training mode: its
-   BatchNorms would use batch statistics), run on the same input and compared with MXNet's
-   outputs output by output: ``max|Δ| / max|MXNet's output|``, passing at
-   ``|Δ| ≤ 1e-6 + 1e-4·max|ref|`` (the families tool's float32 bound, without its per-node
-   drift allowance). The same file is also run by onnxruntime, which tells an exporter's
-   mistake from a converter's. The files are translated by ``sidebyside.mx2torch``
-   (``codegen.translation(sym, params).module.float().eval()``) and compared the same way. The
-   forwards are timed under ``torch.no_grad()`` at ``THREADS`` threads (every core), each module
-   once to warm up and then ``REPEATS`` rounds that run each module once, the best kept.
+   BatchNorms would use batch statistics) and run on the same input. The same files are
+   translated by ``sidebyside.mx2torch`` (``codegen.translation(sym, params).module.float()
+   .eval()``). Both are compared with MXNet's float32 outputs alike, output by output:
+   ``max|Δ| / max|MXNet's output|``; an output passes at ``|Δ| ≤ 1e-6 + 1e-4·max|ref|`` (the
+   families tool's float32 bound) or within ``DRIFT_FACTOR`` times MXNet's own float32 drift
+   there (its float32 against its float64 output: the families tool's allowance, taken at the
+   outputs, as no node of onnx2torch's module maps to MXNet's). Each file is also run by
+   onnxruntime, which tells an exporter's mistake from a converter's. The forwards are timed
+   under ``torch.no_grad()`` at ``THREADS`` threads (every core), each module once to warm up
+   and then ``REPEATS`` rounds that run each module once, the best kept.
 
 A child that runs past ``TIMEOUT`` seconds is stopped and recorded as such, one killed (out of
-memory) likewise. ``make mx2torch-onnx-route`` runs every model (about 30 min on 2 cores) into
-``benchmarks/results/mx2torch_onnx_route.json``, which ``tools/make_mx2torch_page.py`` renders
-on book/mx2torch.md::
+memory) likewise. The JSON is rewritten after each model (``"complete": false`` until the
+last); ``--resume`` keeps the models it holds and runs the others. ``make mx2torch-onnx-route``
+runs every model (about 2 h on 2 cores: with this environment's pure-Python protobuf, reading
+and writing ONNX files is slow) into ``benchmarks/results/mx2torch_onnx_route.json``, which
+``tools/make_mx2torch_page.py`` renders on book/mx2torch.md. Runs split with ``--models`` (2
+processes side by side took about 85 min) are merged by hand into one JSON with
+``"processes": 2``; the page then says its seconds are a loaded machine's::
 
     .venv/bin/python tools/mx2torch_onnx_route.py --models resnet50_v1 --out /tmp/r.json
 """
@@ -42,12 +49,14 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from importlib import metadata
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -59,6 +68,7 @@ OUT = ROOT / "benchmarks" / "results" / "mx2torch_onnx_route.json"
 SCHEMA = "mx2torch-onnx-route/1"
 OPSETS = {"default": None, "13": 13}       # label -> opset forced (None: MXNet's default)
 RTOL, ATOL = families.TOL["float32"]
+DRIFT_FACTOR = families.DRIFT_FACTOR
 THREADS = os.cpu_count() or 1
 REPEATS = 3
 TIMEOUT = 600
@@ -67,7 +77,7 @@ VERSIONS = ("mxnet", "onnx", "onnx2torch", "onnxruntime", "torch")
 
 def _first_line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
-    return f"{type(e).__name__}: {text[0][:300]}" if text else type(e).__name__
+    return f"{type(e).__name__}: {text[0][:300].strip()}" if text else type(e).__name__
 
 
 def _files(folder: Path, name: str) -> tuple[Path, Path]:
@@ -127,24 +137,51 @@ def child_onnx(name: str, folder: Path) -> dict:
 
 
 # ---------------------------------------------------------------------- PyTorch child
-def accuracy(got: list, ref: list) -> dict:
-    """Outputs against MXNet's, in order: the largest max|Δ| / max|ref| and whether every
-    output is within ``ATOL + RTOL·max|ref|`` (a different count or shape fails)."""
+class Reference(NamedTuple):
+    """MXNet's float32 outputs, in order, and its own float32 drift at each (max|Δ| against
+    its float64 run; None where MXNet has no float64 kernel)."""
+    outputs: list
+    drift: list
+
+
+def reference(folder: Path, name: str) -> Reference:
     from sidebyside.mx2torch.report import difference
 
-    if len(got) != len(ref):
+    def outputs(path: Path) -> list:
+        data = np.load(path)
+        keys = sorted((k for k in data.files if k.startswith("output")), key=lambda k: int(k[6:]))
+        return [data[k] for k in keys]
+
+    ref = outputs(folder / f"{name}-float32.npz")
+    p64 = folder / f"{name}-float64.npz"
+    drift = [difference(a, b)[0] for a, b in zip(ref, outputs(p64))] if p64.exists() else \
+        [None] * len(ref)
+    return Reference(ref, drift)
+
+
+def accuracy(got: list, ref: Reference) -> dict:
+    """Outputs against MXNet's, in order: the largest max|Δ| / max|ref|, and whether every
+    output is within ``ATOL + RTOL·max|ref|`` or, failing that, within ``DRIFT_FACTOR`` times
+    MXNet's own float32 drift at that output (``within_drift`` counts those; a detector's NMS
+    reorders boxes when float32 rounding moves a score). A different count or shape fails."""
+    from sidebyside.mx2torch.report import difference
+
+    if len(got) != len(ref.outputs):
         return {"ok": False, "max_rel": None,
-                "why": f"{len(got)} outputs, MXNet has {len(ref)}"}
-    ok, worst = True, 0.0
-    for i, (g, r) in enumerate(zip(got, ref)):
+                "why": f"{len(got)} outputs, MXNet has {len(ref.outputs)}"}
+    ok, worst, by_drift = True, 0.0, 0
+    for i, (g, r, drift) in enumerate(zip(got, ref.outputs, ref.drift)):
         g = np.asarray(g)
         if g.shape != r.shape:
             return {"ok": False, "max_rel": None,
                     "why": f"output {i} has shape {list(g.shape)}, MXNet's {list(r.shape)}"}
         d, m = difference(g, r)
-        ok &= d <= ATOL + RTOL * m
+        good = d <= ATOL + RTOL * m
+        if not good and drift is not None and d <= DRIFT_FACTOR * drift:
+            good, by_drift = True, by_drift + 1
+        ok &= good
         worst = max(worst, d / m if m else d)
-    return {"ok": bool(ok), "max_rel": worst}
+    return {"ok": bool(ok), "max_rel": worst, "within_drift": by_drift}
 
 
 def _numpy(out) -> list:
@@ -189,7 +226,7 @@ def _onnx_inputs(model) -> list[str]:
     return [i.name for i in model.graph.input if i.name not in inits]
 
 
-def _onnxruntime(path: Path, feeds: dict, ref: list) -> dict:
+def _onnxruntime(path: Path, feeds: dict, ref: Reference) -> dict:
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
@@ -201,7 +238,7 @@ def _onnxruntime(path: Path, feeds: dict, ref: list) -> dict:
         return {"error": _first_line(e)}
 
 
-def convert_onnx(path: Path, data, ref: list) -> tuple[dict, object, tuple]:
+def convert_onnx(path: Path, data, ref: Reference) -> tuple[dict, object, tuple]:
     """onnx2torch on one file: its record, and the module and its inputs (None where it
     failed to convert or to run)."""
     import onnx
@@ -232,7 +269,7 @@ def convert_onnx(path: Path, data, ref: list) -> tuple[dict, object, tuple]:
     return rec, module, args
 
 
-def translate(folder: Path, name: str, data, ref: list) -> tuple[dict, object, tuple]:
+def translate(folder: Path, name: str, data, ref: Reference) -> tuple[dict, object, tuple]:
     """sidebyside.mx2torch on the exported files: its record, and the module and its inputs
     (None where it failed)."""
     import torch
@@ -259,8 +296,7 @@ def child_torch(name: str, folder: Path) -> dict:
 
     torch.set_num_threads(THREADS)
     data = np.load(folder / f"{name}-float32.npz")
-    ref = [data[k] for k in sorted((k for k in data.files if k.startswith("output")),
-                                   key=lambda k: int(k[6:]))]
+    ref = reference(folder, name)
     rec, modules, args = {"threads": torch.get_num_threads()}, {}, {}
     for label in ("mx2torch", *OPSETS):
         if label == "mx2torch":
@@ -326,17 +362,20 @@ def _summary(rec: dict) -> str:
     return "; ".join(parts)
 
 
-def run(models, work: Path, timeout: int = TIMEOUT, log=print) -> list[dict]:
-    records = []
-    for name in models:
+def run(models, work: Path, timeout: int = TIMEOUT, log=print, save=None,
+        records: list | None = None) -> list[dict]:
+    """Each model in turn, appended to ``records``; ``save(records)`` after each."""
+    records = [] if records is None else records
+    for k, name in enumerate(models, 1):
         folder = Path(tempfile.mkdtemp(prefix=f"onnx-route-{name}-", dir=work))
         try:
             records.append(run_model(name, folder, timeout))
         finally:
-            for p in folder.iterdir():
-                p.unlink()
-            folder.rmdir()
-        log(f"{name} ({records[-1]['seconds']:.0f} s): {_summary(records[-1])}")
+            shutil.rmtree(folder)
+        log(f"[{k}/{len(models)}] {name} ({records[-1]['seconds']:.0f} s): "
+            f"{_summary(records[-1])}")
+        if save:
+            save(records)
     return records
 
 
@@ -356,6 +395,9 @@ def main(argv=None) -> int:
     p.add_argument("--models", help="comma-separated names (default: all of "
                                     "mx2torch_families.MODELS)")
     p.add_argument("--out", default=str(OUT), help="the JSON to write (default: %(default)s)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the models --out already holds (it is rewritten after each "
+                        "model) and run the others")
     p.add_argument("--timeout", type=int, default=TIMEOUT,
                    help=f"seconds a child may run (default {TIMEOUT})")
     p.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
@@ -371,14 +413,25 @@ def main(argv=None) -> int:
     unknown = [m for m in models if m not in families.MODELS]
     if unknown:
         p.error(f"unknown models {unknown}; known: {', '.join(families.MODELS)}")
+    records = []
+    if args.resume and Path(args.out).exists():
+        records = [r for r in json.loads(Path(args.out).read_text())["models"]
+                   if r["name"] in models]
+        print(f"--resume: {len(records)} models already in {args.out}")
+    todo = [m for m in models if m not in {r["name"] for r in records}]
+
+    def save(recs: list) -> None:
+        out = {"schema": SCHEMA, "date": datetime.date.today().isoformat(),
+               "machine": f"{families.cpu_name()}, {os.cpu_count()} cores",
+               "versions": versions(), "default_opset": default_opset(), "opsets": OPSETS,
+               "threads": THREADS, "repeats": REPEATS, "timeout_s": args.timeout,
+               "rtol": RTOL, "atol": ATOL, "drift_factor": DRIFT_FACTOR, "complete": len(recs) == len(models),
+               "models": sorted(recs, key=lambda r: models.index(r["name"]))}
+        Path(args.out).write_text(json.dumps(out, indent=1, default=float) + "\n")
+
     with tempfile.TemporaryDirectory(prefix="onnx-route-") as work:
-        records = run(models, Path(work), args.timeout)
-    out = {"schema": SCHEMA, "date": datetime.date.today().isoformat(),
-           "machine": f"{families.cpu_name()}, {os.cpu_count()} cores",
-           "versions": versions(), "default_opset": default_opset(), "opsets": OPSETS,
-           "threads": THREADS, "repeats": REPEATS, "timeout_s": args.timeout,
-           "rtol": RTOL, "atol": ATOL, "models": records}
-    Path(args.out).write_text(json.dumps(out, indent=1, default=float) + "\n")
+        records = run(todo, Path(work), args.timeout, save=save, records=records)
+    save(records)
     counts = {k: sum(carried(r, k) for r in records) for k in OPSETS}
     print(f"ONNX route carries {counts} of {len(records)}; wrote {args.out}")
     return 0
