@@ -27,7 +27,7 @@ endif
 # the datasets a wheelhouse carries, by folder: <data root>/<Folder>/raw/*.gz
 WHEELHOUSE_DATASETS := FashionMNIST MNIST
 
-.PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet portability portability-report book notebooks sync \
+.PHONY: wheelhouse all setup setup-nomxnet lint test test-fast test-nomxnet fuzz portability portability-report book notebooks sync \
         cheatsheet errors status migrate-catalogue migrate-page catalogue-page clean help
 
 ## all: set up the environment, execute every notebook and build the book (offline)
@@ -66,13 +66,14 @@ wheelhouse: requirements.txt constraints.txt requirements-nomxnet.txt constraint
 	$(PYTHON) tools/wheelhouse_data.py collect "$(WHEELHOUSE)" $(WHEELHOUSE_DATASETS)
 	rm -rf "$(WHEELHOUSE)/.pip"
 	$(PYTHON) -m venv "$(WHEELHOUSE)/.pip"
-	@# our own package is installed from the clone (-e .), not downloaded
+	@# our own package is installed from the clone (-e ., -e .[tools]), not downloaded; the
+	@# tools extra's wheels (libcst) are in the main set
 	grep -v '^-e \.$$' requirements.txt > "$(WHEELHOUSE)/requirements.txt"
 	cp constraints.txt "$(WHEELHOUSE)/constraints.txt"
 	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
 	  --dest wheels -r requirements.txt pip==$(PIP_VERSION)$(TORCH_FROM)
 	@# and the mx2torch set (make test-nomxnet): the same torch, so only numpy 2 is added
-	grep -v '^-e \.$$' requirements-nomxnet.txt > "$(WHEELHOUSE)/requirements-nomxnet.txt"
+	grep -v '^-e \.\[tools\]$$' requirements-nomxnet.txt > "$(WHEELHOUSE)/requirements-nomxnet.txt"
 	cp constraints-nomxnet.txt "$(WHEELHOUSE)/constraints-nomxnet.txt"
 	cd "$(WHEELHOUSE)" && .pip/bin/python -m pip download --quiet --only-binary=:all: \
 	  --dest wheels -r requirements-nomxnet.txt$(TORCH_FROM)
@@ -154,6 +155,15 @@ test-nomxnet: $(NOMXNET_STAMP)
 	@echo "$(NOMXNET_VENV): no mxnet (ModuleNotFoundError), numpy $$($(NOMXNET_BIN)/python -c 'import numpy; print(numpy.__version__)')"
 	SIDEBYSIDE_NOMXNET=1 $(NOMXNET_BIN)/python -m pytest -o addopts= -p no:cacheprovider \
 	  --confcutdir=tests/nomxnet $(NOMXNET_TESTS)
+
+## fuzz: mx2torch's three readers of untrusted files (-symbol.json read and translated,
+## .params, Trainer states) on FUZZ_CASES (default 10000) mutated real files each, in
+## .venv-nomxnet (tools/fuzz_readers.py, Hypothesis; about 3 min on 2 cores): per reader the
+## raw errors (anything but the tool's own message), the cases over 1 s and the peak memory;
+## fails on any raw error or slow case. tests/nomxnet/test_fuzz_readers.py is its CI size.
+FUZZ_CASES ?= 10000
+fuzz: $(NOMXNET_STAMP)
+	$(NOMXNET_BIN)/python tools/fuzz_readers.py --cases $(FUZZ_CASES)
 
 ## portability: the notebooks and the API map as another machine runs them: scalar
 ## (non-SIMD) kernels, one thread, other BLAS code paths, and, for the API map and
@@ -298,8 +308,8 @@ mx2torch-families: gluon-zoo
 
 ## mx2torch-onnx-route: the same models through the other road, MXNet's mx.onnx.export_model
 ## (its default opset and opset 13) then onnx2torch, compared with MXNet and timed beside the
-## mx2torch translation (about 1 h on 2 cores) into benchmarks/results/mx2torch_onnx_route.json,
-## then book/mx2torch.md
+## mx2torch translation (about 2 h on 2 cores: pure-Python protobuf) into
+## benchmarks/results/mx2torch_onnx_route.json, then book/mx2torch.md
 mx2torch-onnx-route: gluon-zoo
 	GLUON_ZOO=$(GLUON_ZOO) $(BIN)/python tools/mx2torch_onnx_route.py
 	$(BIN)/python tools/make_mx2torch_page.py

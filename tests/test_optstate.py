@@ -421,7 +421,7 @@ def test_loader_runs_without_mxnet(monkeypatch):
                 for a in n.names}
     imported |= {n.module.split(".")[0] for n in ast.walk(tree)
                  if isinstance(n, ast.ImportFrom) and n.level == 0}
-    assert imported <= {"__future__", "io", "math", "pickle", "struct", "warnings",
+    assert imported <= {"__future__", "io", "math", "pickle", "pickletools", "struct", "warnings",
                         "collections", "dataclasses", "pathlib", "typing", "numpy", "torch"}
     monkeypatch.setitem(sys.modules, "mxnet", None)        # `import mxnet` would now fail
     for case in gen.CASES:

@@ -115,3 +115,37 @@ def test_the_intro_paths_take_the_hours_it_states():
         numbers += [int(capstone)] if capstone else []
         total = sum(minutes[n] for n in numbers) / 60
         assert abs(total - int(hours)) <= 0.5, (chapters, capstone, total)
+
+
+def test_the_tools_section_states_each_commands_help_and_exit_codes():
+    """README's "Convert your own models and scripts": each command's exit codes are the ones
+    its --help prints, and the console scripts it names are pyproject.toml's."""
+    import contextlib
+    import io
+    import tomllib
+
+    from sidebyside.migrate import cli as migrate_cli
+    from sidebyside.mx2torch import cli as mx2torch_cli
+
+    section = README.split("## Convert your own models and scripts", 1)[1].split("\n## ", 1)[0]
+    rows = {m.group(1): m.group(2) for m in re.finditer(
+        r"^\| `(\w+)` \(= `python -m [\w.]+`\) \|.*\| ([^|]+) \|$", section, re.M)}
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    mains = {"mx2torch": mx2torch_cli, "mxmigrate": migrate_cli}
+    assert set(rows) == set(scripts) == set(mains)
+    for name, codes in rows.items():
+        assert scripts[name] == f"{mains[name].__name__}:run"
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            mains[name].main(["--help"], prog=name)
+        text = " ".join(out.getvalue().split())
+        assert text.startswith(f"usage: {name} ")
+        helped = text.split("exit codes: ", 1)[1]
+        assert helped == " ".join(codes.split()), name
+        version = io.StringIO()
+        with contextlib.redirect_stdout(version), contextlib.suppress(SystemExit):
+            mains[name].main(["--version"], prog=name)
+        import sidebyside
+
+        assert version.getvalue().startswith(f"{name} {sidebyside.__version__} (sidebyside; "
+                                             "Python 3.")

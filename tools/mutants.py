@@ -39,6 +39,9 @@ OPERATORS = {
     "off-by-one": "an off-by-one in a schedule, a count or an index",
     "activation-dropped": "an activation folded into a Gluon layer lost in the port",
     "check-weakened": "a helper's check or tolerance weakened, so a wrong port passes",
+    "validation-dropped": "a check of an untrusted file removed: a malformed value, index, size "
+                          "or name reaches the reader's code (a raw error) or the generated "
+                          "code",
     "counterpart-swap": "a catalogue entry's PyTorch counterpart (the call shown, or the code "
                         "its check runs) swapped for another entry's: the borrowed answer "
                         "issue 43 found",
@@ -826,6 +829,85 @@ src(G, "mx2torch-in-place-shared",
     "v not in args and made.get(v) in _FRESH", "missing-call",
     "a ReLU done in place on a tensor another node still reads (its sum sees the ReLU'd values)",
     targets=("tests/test_mx2torch_ops.py",))
+# the readers of untrusted files (issue 46): each check removed; the seeded fuzz test
+# (tests/nomxnet/test_fuzz_readers.py) or its named cases must notice
+FZ = ("tests/nomxnet/test_fuzz_readers.py",)
+GR = "src/sidebyside/mx2torch/graph.py"
+src(GR, "untrusted-entry-types", "            or not all(_is_int(x) for x in entry)):",
+    "            ):", "validation-dropped",
+    "a graph's input or head entry not checked for integers (a string or list reaches indexing)",
+    targets=FZ)
+src(GR, "untrusted-entry-node", "    if not 0 <= entry[0] < below:",
+    "    if False:", "validation-dropped",
+    "an input or head entry pointing at a missing or later node, unchecked", targets=FZ)
+src(GR, "untrusted-entry-output", "    if not 0 <= entry[1] < MAX_OUTPUT_INDEX:",
+    "    if False:", "validation-dropped",
+    "an input entry's output index unchecked (2**63 reaches the translators)", targets=FZ)
+src(GR, "untrusted-op-name-type", '    if not isinstance(rn["op"], str) or not isinstance(rn["name"], str):',
+    "    if False:", "validation-dropped",
+    "a node's op or name that is not a string, unchecked", targets=FZ)
+src(GR, "untrusted-attr-not-text", "            if not isinstance(v, str):",
+    "            if False:", "validation-dropped",
+    "an attribute value that is not text (a JSON number or list), unchecked", targets=FZ)
+src(GR, "untrusted-inputs-list", "    if not isinstance(raw_inputs, list):",
+    "    if False:", "validation-dropped", "a node's inputs that are not a list, unchecked",
+    targets=FZ)
+src(GR, "untrusted-heads-list", "    if not isinstance(raw_heads, list):",
+    "    if False:", "validation-dropped", "heads that are not a list, unchecked", targets=FZ)
+src(M, "untrusted-attr-refusal", "            if problem:\n", "            if False:\n",
+    "validation-dropped",
+    "attribute values parsed but not checked against what the attribute holds", targets=FZ)
+src(M, "untrusted-attr-int", 'return None if small(v) else "an integer (32-bit) was expected"',
+    "return None", "validation-dropped",
+    "an integer attribute not checked ('abc', 1e309 reach int())", targets=FZ)
+src(M, "untrusted-attr-ints", 'if kind in ("ints", "axis"):', 'if kind in ():',
+    "validation-dropped", "a tuple-of-integers attribute (kernel, pad) not checked",
+    targets=FZ)
+src(M, "untrusted-nonfinite-code", 'return repr(float(v)) if np.isfinite(v) else f"float({repr(float(v))!r})"',
+    "return repr(float(v))", "validation-dropped",
+    "an infinite float attribute written into the generated code as the bare name inf",
+    targets=FZ)
+src(G, "untrusted-value-errors", "        except _VALUE_ERRORS as e:",
+    "        except () as e:", "validation-dropped",
+    "attribute values of the right types that do not fit together escape as Python's errors",
+    targets=FZ)
+src(G, "untrusted-size-before-allocation",
+    "    _check_shapes(module, state)       # before any memory is given: sizes come from the file\n",
+    "", "validation-dropped",
+    "a layer's size from the file's attributes allocated before it is compared with its weights",
+    targets=FZ)
+src(G, "untrusted-docstring-escape",
+    """    return _printable(str(text).replace("\\\\", "\\\\\\\\").replace('"', '\\\\"'))""",
+    "    return _printable(str(text))", "validation-dropped",
+    "a node name holding \"\"\" ends the generated docstring and becomes code", targets=FZ)
+src(G, "untrusted-comment-escape", 'line += f"  # {_printable(comment)}"',
+    'line += f"  # {comment}"', "validation-dropped",
+    "a line break in a value ends the generated comment", targets=FZ,
+    equivalent="the layers' comments hold attribute values parse_attrs already checked "
+               "(integers, tuples of them, booleans), never a name: escaping them is a "
+               "second guard")
+src(G, "untrusted-ident-unicode", 're.sub(r"[^0-9A-Za-z_]", "_", name)',
+    're.sub(r"\\W", "_", name)', "validation-dropped",
+    "a node name's non-ASCII letters kept in a Python name (¾ is not an identifier)",
+    targets=FZ)
+src(G, "untrusted-build-errors", "        return instantiate(compile_source(source, class_name), state)\n    except (TypeError, ValueError, RuntimeError, OverflowError) as e:",
+    "        return instantiate(compile_source(source, class_name), state)\n    except () as e:",
+    "validation-dropped",
+    "a layer that cannot be built from the file's values escapes as torch's error", targets=FZ)
+src("src/sidebyside/mx2torch/ndfile.py", "untrusted-params-huge-shape",
+    "        if math.prod(d for d in dims if d) * 16 >= 1 << 63:",
+    "        if False:", "validation-dropped",
+    "an NDArray shape whose dims overflow (with a 0 among them) reaches numpy unchecked",
+    targets=FZ)
+src("src/sidebyside/mx2torch/optstate.py", "untrusted-states-memo-bound",
+    "    _check_memo(data, source)\n", "", "validation-dropped",
+    "a Trainer-states pickle's memo index unchecked: LONG_BINPUT 779706738 makes the "
+    "unpickler allocate 6 GB", targets=FZ)
+src("src/sidebyside/mx2torch/optstate.py", "untrusted-states-counts-type",
+    "    if not isinstance(counts, dict):\n        raise OptStateError(f\"{source}: the optimizer's update counts",
+    "    if False:\n        raise OptStateError(f\"{source}: the optimizer's update counts",
+    "validation-dropped",
+    "a Trainer-states optimizer's update counts read as a dict whatever they are", targets=FZ)
 S = "src/sidebyside/mx2torch/optstate.py"
 src(S, "optstate-momentum-sign", '{"momentum_buffer": tens[0].neg().div_(lr_i)}',
     '{"momentum_buffer": tens[0].div_(lr_i)}', "scale",

@@ -41,6 +41,7 @@ One job per module:
 - :mod:`sidebyside.timing`    — wall-clock timing that waits for MXNet's (and CUDA's) work;
 - :mod:`sidebyside.board`     — TensorBoard: read both frameworks' event files, serve them;
 - :mod:`sidebyside.launch`    — distributed runs here (MXNet parameter server, torchrun) that clean up.
+- :mod:`sidebyside.progress`  — the user tools' progress bars: tqdm on a terminal, silent in a log or pipe.
 
 Nothing heavy is imported here, so ``import sidebyside.envreport`` works (and explains the
 fix) even when ``import mxnet`` itself is broken.

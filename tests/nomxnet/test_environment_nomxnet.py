@@ -91,13 +91,13 @@ def pins(name):
 
 
 def test_requirements_nomxnet_is_the_main_torch_and_numpy_2_without_mxnet():
-    """torch, torchvision (translated detectors' box operators) and pytest at the main pins;
-    numpy 2."""
+    """torch, torchvision (translated detectors' box operators), pytest and hypothesis (the
+    readers' fuzz test) at the main pins; numpy 2."""
     req, other = pins("requirements-nomxnet.txt")
-    assert other == ["-c constraints-nomxnet.txt", "-e ."]
-    assert set(req) == {"torch", "torchvision", "numpy", "pytest"}, req
+    assert other == ["-c constraints-nomxnet.txt", "-e .[tools]"]
+    assert set(req) == {"torch", "torchvision", "numpy", "pytest", "hypothesis"}, req
     main, _ = pins("requirements.txt")
-    assert all(req[k] == main[k] for k in ("torch", "torchvision", "pytest"))
+    assert all(req[k] == main[k] for k in ("torch", "torchvision", "pytest", "hypothesis"))
     assert int(req["numpy"].split(".")[0]) >= 2
 
 
@@ -123,3 +123,27 @@ def test_installed_versions_are_the_nomxnet_lock():
         if have != version:
             wrong[name] = (version, have)
     assert not wrong, f"pinned vs installed: {wrong} (run `make setup-nomxnet` again)"
+
+
+@nomxnet_env_only
+def test_the_tools_extra_installed_the_console_scripts(tmp_path):
+    """`pip install '.[tools]'` (requirements-nomxnet.txt) puts mx2torch and mxmigrate beside
+    this interpreter; each answers --version and --help, and the tools extra's packages
+    import (LibCST for the drafts, tqdm for the bars)."""
+    import sidebyside
+
+    bindir = Path(sys.executable).parent
+    for name in ("mx2torch", "mxmigrate"):
+        exe = bindir / name
+        assert exe.exists(), f"{exe}: the console script is not installed"
+        r = subprocess.run([str(exe), "--version"], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)
+        assert r.returncode == 0 and r.stdout.startswith(f"{name} {sidebyside.__version__} ")
+        r = subprocess.run([str(exe), "--bogus"], capture_output=True, text=True, timeout=120,
+                           cwd=tmp_path)
+        assert r.returncode == 2 and f"usage: {name} " in r.stderr
+    extras = importlib.metadata.metadata("sidebyside").get_all("Requires-Dist")
+    tools = sorted(re.split(r"[ ;<>=]", e)[0] for e in extras if "extra == \"tools\"" in e)
+    assert tools == ["libcst", "numpy", "torch", "torchvision", "tqdm"]
+    for module in ("libcst", "tqdm", "torchvision"):
+        importlib.import_module(module)

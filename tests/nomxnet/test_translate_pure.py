@@ -226,3 +226,37 @@ def test_cli_lists_operators_and_reads_params():
     assert r.returncode == 0 and "Convolution:" in r.stdout and "RNN:" in r.stdout
     r = _cli("--read", "cnn-0000.params", cwd=GRAPHS)
     assert r.returncode == 0 and "arg:conv1_weight\tfloat32\t(4, 1, 3, 3)" in r.stdout
+
+
+def test_cli_json_report_holds_the_check_per_output_and_per_node(tmp_path, capsys):
+    """--json: one object on stdout with the translation, every output's and node's
+    difference, the files written; a failed check and a refused file give ok false or the
+    error, with the same exit codes and nothing written."""
+    from sidebyside.mx2torch import cli
+
+    sym, params = files("cnn")
+    check = GRAPHS / "cnn-check64.npz"
+    code = cli.main([str(sym), str(params), "--check", str(check), "--float64", "--json",
+                     "--out", str(tmp_path / "m.pt")])
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 0 and rec["exit_code"] == 0 and rec["schema_version"] == 1
+    assert rec["inputs"] == ["data"] and rec["written"] == [str(tmp_path / "m.pt")]
+    out0 = rec["check"]["outputs"][0]
+    assert rec["check"]["ok"] and out0["ok"] and out0["max_abs_diff"] <= 1e-12 * out0["max_abs_ref"]
+    assert {n["node"] for n in rec["check"]["nodes"]} >= {"conv1", "bn1", "relu1", "pool1", "fc1"}
+    assert all(n["ok"] for n in rec["check"]["nodes"])
+
+    d = dict(np.load(GRAPHS / "cnn-check32.npz"))
+    d["output0"] = d["output0"][::-1].copy()
+    np.savez(tmp_path / "wrong.npz", **d)
+    code = cli.main([str(sym), str(params), "--check", str(tmp_path / "wrong.npz"), "--json",
+                     "--out", str(tmp_path / "w.pt")])
+    captured = capsys.readouterr()
+    rec = json.loads(captured.out)
+    assert code == 1 and rec["exit_code"] == 1 and not rec["check"]["ok"]
+    assert rec["check"]["outputs"][0]["ok"] is False and "nothing written" in captured.err
+    assert not (tmp_path / "w.pt").exists()
+
+    code = cli.main([str(params), str(params), "--json"])
+    rec = json.loads(capsys.readouterr().out)
+    assert code == 1 and "not an MXNet symbol file" in rec["error"] and "nodes" not in rec

@@ -18,13 +18,13 @@ from pathlib import Path
 
 from . import gotchas, notebooks, prove, report, rewrite
 
-EPILOG = """examples:
-  python -m sidebyside.migrate train.py                     (MXNet -> PyTorch, on the terminal)
-  python -m sidebyside.migrate src/ --format md --out plan.md
-  python -m sidebyside.migrate src/ --write ../src-torch    (draft port + MIGRATION.md there)
-  python -m sidebyside.migrate main.py --to gluon           (a PyTorch script -> Gluon)
-  python -m sidebyside.migrate model.py --prove             (each drafted block vs Gluon)
-  python -m sidebyside.migrate --rules                      (the rewrite rules and detectors)
+EPILOG = """examples (mxmigrate is also `python -m sidebyside.migrate`):
+  mxmigrate train.py                     (MXNet -> PyTorch, on the terminal)
+  mxmigrate src/ --format md --out plan.md
+  mxmigrate src/ --write ../src-torch    (draft port + MIGRATION.md there)
+  mxmigrate main.py --to gluon           (a PyTorch script -> Gluon)
+  mxmigrate model.py --prove             (each drafted block vs Gluon)
+  mxmigrate --rules                      (the rewrite rules and detectors)
 
 Links point into the book (notebooks/NN_topic.ipynb#section, relative to its root; in a
 clone of the collection they are the notebooks themselves); --link-base prefixes them.
@@ -40,13 +40,18 @@ what it names"""
 FAIL_ON = ("unmapped", "gotcha", "blocker")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(prog: str = "python -m sidebyside.migrate") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m sidebyside.migrate",
+        prog=prog,
         description="Scan a legacy MXNet script or folder (or a PyTorch one, --to gluon): "
                     "each construct with its executed counterpart, the gotchas that apply, "
                     "the notebook that teaches it; optionally a draft port.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from .. import __version__
+
+    p.add_argument("--version", action="version",
+                   version=f"%(prog)s {__version__} (sidebyside; Python "
+                           f"{sys.version.split()[0]})")
     p.add_argument("path", nargs="?", help="a .py file, a notebook (.ipynb) or a folder "
                                            "(scanned recursively)")
     p.add_argument("--to", choices=sorted(report.DIRECTIONS), default="torch",
@@ -68,6 +73,8 @@ def _parser() -> argparse.ArgumentParser:
                         "an nn.Module is built in both frameworks, the weights copied, the "
                         "float64 outputs compared (needs MXNet and PyTorch here; runs the "
                         "script's imports and class definitions, nothing else)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bar (it is drawn only on a terminal, on stderr)")
     p.add_argument("--fail-on", type=_fail_on, default=(), metavar="WHAT",
                    help="exit 3 when the scan finds it: unmapped, gotcha, blocker "
                         "(comma-separated)")
@@ -170,8 +177,8 @@ def _stage_out(path: Path, text: str) -> Path | None:
         return None
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    parser = _parser(prog) if prog else _parser()
     args = parser.parse_args(argv)
     if args.rules:
         sys.stdout.write(_rules_text())
@@ -197,10 +204,15 @@ def main(argv: list[str] | None = None) -> int:
         missing = prove.available()
         if missing:
             parser.error(f"--prove needs MXNet 1.x and PyTorch in this Python ({missing})")
+    from ..progress import Steps
+
+    steps = Steps("scanning", quiet=args.quiet, unit="file")
     try:
-        rep = report.scan(args.path, args.to)
+        rep = report.scan(args.path, args.to, progress=steps)
     except report.ScanError as err:
         return _fail(str(err))
+    finally:
+        steps.close()
     if args.prove:
         prove.prove_report(rep)
     text = report.render(rep, args.format, args.link_base)
@@ -238,3 +250,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 3
     return 0
+
+
+def run() -> None:
+    """The ``mxmigrate`` console script (pyproject.toml [project.scripts])."""
+    sys.exit(main(prog="mxmigrate"))

@@ -764,7 +764,7 @@ def _mode_free_imports(items, parsed=None) -> dict[str, frozenset[str]]:
     return out
 
 
-def scan_sources(items, direction: str = "torch") -> list[FileReport]:
+def scan_sources(items, direction: str = "torch", progress=None) -> list[FileReport]:
     """The reports of several files read together: ``items`` are ``(shown path, source or
     None, why it is skipped)``. A class one file defines on a framework base types what
     another file builds from it (``from data import FirstBatches``); a module of the scan
@@ -777,8 +777,17 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     quiet: dict[str, frozenset[str]] = {}
     parsed = None
     first: dict[str, object] = {}
+    passes = 2 if len(items) > 1 else 1
+    total, done = passes * len(items), 0
+
+    def step():
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done, total)
     if len(items) > 1:
         for shown, source, _ in items:
+            step()
             if source is not None and ("class " in source or "return " in source):
                 first[shown] = _first_analysis(source, shown, written_for)
                 if first[shown] is not None:
@@ -795,15 +804,16 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
             quiet = _mode_free_imports(items, parsed)
     reports = []
     for shown, source, why in items:
+        step()
         if source is None:
             reports.append(FileReport(shown, skipped=why))
             continue
-        done = first.get(shown)   # analysed alone already, and nothing of the scan it uses
+        alone = first.get(shown)   # analysed alone already, and nothing of the scan it uses
         try:
             reports.append(scan_source(source, shown, direction, local,
                                        quiet.get(shown.replace(os.sep, "/"), frozenset()),
-                                       analysis=done if done is not None
-                                       and not _uses_local(done, local) else None))
+                                       analysis=alone if alone is not None
+                                       and not _uses_local(alone, local) else None))
         except SyntaxError as err:
             py2 = any(k in (err.msg or "") for k in _PYTHON2)
             reports.append(FileReport(shown, len(source.splitlines()), skipped=(
@@ -823,12 +833,13 @@ def scan_sources(items, direction: str = "torch") -> list[FileReport]:
     return reports
 
 
-def scan(path: str | Path, direction: str = "torch") -> Report:
+def scan(path: str | Path, direction: str = "torch", progress=None) -> Report:
     """Scan a ``.py`` file or every ``.py`` file under a folder (hidden folders, virtual
     environments and caches skipped). A file that cannot be analysed (a syntax error,
     binary, not UTF-8) is kept in the report with the reason; the scan goes on. Raises
     :class:`ScanError` for a path that does not exist, a file that is not ``.py``, or a
-    folder without one."""
+    folder without one. ``progress(done, total)``: called as files are analysed (twice over
+    for a folder: a first pass learns its classes)."""
     if direction not in DIRECTIONS:
         raise ScanError(f"--to must be one of {', '.join(sorted(DIRECTIONS))}, "
                         f"not {direction!r}")
@@ -851,7 +862,7 @@ def scan(path: str | Path, direction: str = "torch") -> Report:
         shown = str(f.relative_to(root)) if root.is_dir() else str(f)
         source, why = _read(f)
         items.append((shown, source, why))
-    reports = scan_sources(items, direction)
+    reports = scan_sources(items, direction, progress)
     for f, rep in zip(files, reports):
         rep.encoding = _ENCODINGS.pop(str(f), "utf-8")
         rep.notebook = _NOTEBOOKS.pop(str(f), None)

@@ -80,8 +80,9 @@ def read_symbol(source) -> Graph:
             where = str(source)
             try:
                 raw = Path(source).read_bytes()
-            except OSError as e:
-                raise SymbolFileError(f"{where}: cannot read the symbol file ({e.strerror})") from None
+            except (OSError, ValueError) as e:      # ValueError: a NUL in the path
+                raise SymbolFileError(f"{where}: cannot read the symbol file "
+                                      f"({getattr(e, 'strerror', None) or e})") from None
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -102,43 +103,68 @@ def read_symbol(source) -> Graph:
     raw_nodes = data["nodes"]
     if not isinstance(raw_nodes, list) or not raw_nodes:
         raise SymbolFileError(f"{where}: 'nodes' is empty or not a list")
-    nodes = []
-    for i, rn in enumerate(raw_nodes):
-        if not isinstance(rn, dict) or "op" not in rn or "name" not in rn:
-            raise SymbolFileError(f"{where}: node {i} has no 'op' or 'name'")
-        merged: dict[str, str] = {}
-        for key in ("param", "attr", "attrs"):     # old files: param + attr; 1.x: attrs
-            part = rn.get(key) or {}
-            if not isinstance(part, dict):
-                raise SymbolFileError(f"{where}: node {i} ({rn['name']}): '{key}' is not an object")
-            merged.update({str(k): str(v) for k, v in part.items()})
-        attrs = {k: v for k, v in merged.items() if not k.startswith("__")}
-        user = {k: v for k, v in merged.items() if k.startswith("__")}
-        inputs = []
-        for entry in rn.get("inputs", []):
-            if (not isinstance(entry, list) or len(entry) not in (2, 3)
-                    or not all(isinstance(x, int) for x in entry)):
-                raise SymbolFileError(f"{where}: node {i} ({rn['name']}): bad input entry {entry!r}")
-            if not 0 <= entry[0] < i:
-                raise SymbolFileError(f"{where}: node {i} ({rn['name']}): input {entry[0]} is not "
-                                      "an earlier node (the file is not in topological order)")
-            inputs.append((entry[0], entry[1]))
-        nodes.append(Node(i, str(rn["op"]), str(rn["name"]), attrs, user, inputs))
-    heads = []
-    for entry in data["heads"]:
-        if not isinstance(entry, list) or len(entry) not in (2, 3) or not 0 <= entry[0] < len(nodes):
-            raise SymbolFileError(f"{where}: bad head entry {entry!r}")
-        heads.append((entry[0], entry[1]))
+    nodes = [_node(i, rn, where) for i, rn in enumerate(raw_nodes)]
+    raw_heads = data["heads"]
+    if not isinstance(raw_heads, list):
+        raise SymbolFileError(f"{where}: 'heads' is not a list")
+    heads = [_entry(entry, len(nodes), where, "head entry") for entry in raw_heads]
     if not heads:
         raise SymbolFileError(f"{where}: the graph has no outputs ('heads' is empty)")
     version = None
-    ver = (data.get("attrs") or {}).get("mxnet_version")
-    if isinstance(ver, list) and len(ver) == 2:
-        try:
-            version = int(ver[1])
-        except (TypeError, ValueError):
-            version = None
+    top = data.get("attrs")
+    ver = top.get("mxnet_version") if isinstance(top, dict) else None
+    if isinstance(ver, list) and len(ver) == 2 and _is_int(ver[1]) and 0 <= ver[1] < 10**6:
+        version = ver[1]
     return Graph(nodes, heads, version, where)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+# an output index beyond any operator's outputs (MXNet's have a handful; a fused RNN's states)
+MAX_OUTPUT_INDEX = 1 << 16
+
+
+def _entry(entry, below: int, where: str, what: str) -> tuple[int, int]:
+    """A ``[node_id, output_index(, version)]`` entry: integers, the node before ``below``."""
+    if (not isinstance(entry, list) or len(entry) not in (2, 3)
+            or not all(_is_int(x) for x in entry)):
+        raise SymbolFileError(f"{where}: bad {what} {entry!r}: [node, output, version] integers "
+                              "were expected")
+    if not 0 <= entry[0] < below:
+        raise SymbolFileError(f"{where}: bad {what} {entry!r}: node {entry[0]} is not "
+                              + ("an earlier node (the file is not in topological order)"
+                                 if what != "head entry" else "a node of the graph"))
+    if not 0 <= entry[1] < MAX_OUTPUT_INDEX:
+        raise SymbolFileError(f"{where}: bad {what} {entry!r}: output {entry[1]} does not exist")
+    return entry[0], entry[1]
+
+
+def _node(i: int, rn, where: str) -> Node:
+    if not isinstance(rn, dict) or "op" not in rn or "name" not in rn:
+        raise SymbolFileError(f"{where}: node {i} has no 'op' or 'name'")
+    if not isinstance(rn["op"], str) or not isinstance(rn["name"], str):
+        raise SymbolFileError(f"{where}: node {i}: 'op' and 'name' must be strings, not "
+                              f"{rn['op']!r} and {rn['name']!r}")
+    label = f"node {i} ({rn['name']!r})"
+    merged: dict[str, str] = {}
+    for key in ("param", "attr", "attrs"):     # old files: param + attr; 1.x: attrs
+        part = rn.get(key) or {}
+        if not isinstance(part, dict):
+            raise SymbolFileError(f"{where}: {label}: '{key}' is not an object")
+        for k, v in part.items():
+            if not isinstance(v, str):
+                raise SymbolFileError(f"{where}: {label}: attribute {k}={v!r} is not a string "
+                                      "(MXNet writes every attribute value as text)")
+            merged[k] = v
+    attrs = {k: v for k, v in merged.items() if not k.startswith("__")}
+    user = {k: v for k, v in merged.items() if k.startswith("__")}
+    raw_inputs = rn.get("inputs", [])
+    if not isinstance(raw_inputs, list):
+        raise SymbolFileError(f"{where}: {label}: 'inputs' is not a list")
+    inputs = [_entry(e, i, where, f"input entry of {label}") for e in raw_inputs]
+    return Node(i, rn["op"], rn["name"], attrs, user, inputs)
 
 
 # --- attribute values, as MXNet writes them ---------------------------------------------------

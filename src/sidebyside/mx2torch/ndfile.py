@@ -267,6 +267,10 @@ class _Reader:
             return None
         if any(d < 0 for d in dims):
             self.fail(f"{what} {dims} has a negative dimension", at)
+        # numpy refuses a shape whose dims multiply past 2**63 bytes even with a 0 among them
+        if math.prod(d for d in dims if d) * 16 >= 1 << 63:
+            self.fail(f"{what} {dims}: more elements than an array can hold (corrupt header?)",
+                      at)
         return dims
 
     def block(self, dtype: np.dtype, shape: tuple, what: str) -> np.ndarray:

@@ -64,11 +64,95 @@ class Attrs(dict):
     """A node's attributes, parsed, with the operator's defaults for the ones it leaves out."""
 
 
+# What each attribute holds, by MXNet's attribute name (its operators use the names
+# consistently); an attribute not named here is checked against the type of its default.
+_KIND_NAMES = {
+    "bool": "align_corners aligned bidirectional exclude fix_gamma flatten force_suppress "
+            "global_pool infer_range iou_loss is_ascend keepdims lstm_state_clip_nan multi_output "
+            "no_bias output_mean_var output_score position_sensitive preserve_shape reverse "
+            "sparse_grad squeeze_axis state_outputs transpose_a transpose_b use_global_stats "
+            "use_length use_sequence_length count_include_pad",
+    "int": "background_id coord_start depth dim dim1 dim2 feature_stride height width id_index "
+           "input_dim output_dim k nms_topk num_args num_filter num_group num_hidden num_layers "
+           "num_outputs ord projection_size repeat repeats rpn_min_size rpn_post_nms_top_n "
+           "rpn_pre_nms_top_n sample_ratio score_index state_size topk nsize heads scale",
+    "float": "a_max a_min alpha beta constant_value eps knorm lower_bound upper_bound "
+             "lstm_state_clip_max lstm_state_clip_min momentum nms_threshold off_value on_value "
+             "overlap_thresh p scalar slope spatial_scale start stop std0 std1 std2 std3 "
+             "temperature threshold valid_thresh value scale_height scale_width p_value",
+    "ints": "adj dilate kernel pad stride output_size pooled_size reps shape size target_shape "
+            "pad_width axes lhs_axes rhs_axes",
+    "ints_or_none": "begin end lhs_begin lhs_end rhs_begin rhs_end",
+    "floats": "offsets ratios scales sizes steps variances",
+    "axis": "axis",
+    "str": "act_type dtype format in_format out_format layout mode multi_input_mode pool_type "
+           "pooling_convention ret_typ sample_type out_dtype ctx forward_stype",
+}
+_KIND = {name: kind for kind, names in _KIND_NAMES.items() for name in names.split()}
+_INT_LIMIT = 1 << 31          # MXNet's integer parameters are 32-bit (dmlc::Parameter int)
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _kind(key: str, default) -> str | None:
+    if key in _KIND:
+        return _KIND[key]
+    if isinstance(default, bool):
+        return "bool"
+    if _is_int(default):
+        return "int"
+    if isinstance(default, float):
+        return "float"
+    if isinstance(default, str):
+        return "str"
+    if isinstance(default, tuple) and default:
+        return "floats" if any(isinstance(x, float) for x in default) else "ints"
+    return None
+
+
+def _valid(kind: str | None, v) -> str | None:
+    """What is wrong with the parsed value ``v`` for an attribute of ``kind`` (None: fine)."""
+    def small(x):
+        return _is_int(x) and -_INT_LIMIT < x < _INT_LIMIT
+
+    if v is None or kind is None:
+        return None
+    if kind == "bool":
+        return None if isinstance(v, bool) or v in (0, 1) else "true or false was expected"
+    if kind == "int":
+        return None if small(v) else "an integer (32-bit) was expected"
+    if kind == "float":
+        return None if isinstance(v, (int, float)) and not isinstance(v, bool) else \
+            "a number was expected"
+    if kind == "str":
+        return None if isinstance(v, str) else "a name was expected"
+    if kind == "floats":
+        t = as_tuple(v)
+        return None if all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                           for x in t) else "a tuple of numbers was expected"
+    t = as_tuple(v)
+    if kind == "ints_or_none":
+        return None if all(x is None or small(x) for x in t) else \
+            "a tuple of integers or None was expected"
+    if kind in ("ints", "axis"):
+        return None if all(small(x) for x in t) else "a tuple of integers (32-bit) was expected"
+    return None
+
+
 def parse_attrs(spec: OpSpec, node) -> Attrs:
+    """The node's attributes parsed (:func:`~.graph.parse_value`), each checked against what
+    the attribute holds (a number, a tuple of integers, a name...): a value that is not is
+    refused here, so that no translator sees it and none reaches the generated code."""
     out = Attrs(spec.attrs)
     for key, text in node.attrs.items():
         if key in spec.attrs:
-            out[key] = parse_value(text)
+            value = parse_value(text)
+            problem = _valid(_kind(key, spec.attrs[key]), value)
+            if problem:
+                refuse(node, f"attribute {key}={text[:40]!r}: {problem}")
+            out[key] = value
         elif key not in spec.ignored:
             refuse(node, f"attribute {key}={text!r} is not supported; supported: "
                          f"{', '.join(sorted(spec.attrs)) or 'none'}")
@@ -95,7 +179,7 @@ def _f32(v) -> float:
 def _r(v):
     """repr of a value for generated code: tuples of ints as (a, b), floats shortest."""
     if isinstance(v, float):
-        return repr(float(v))
+        return repr(float(v)) if np.isfinite(v) else f"float({repr(float(v))!r})"
     if isinstance(v, tuple):
         return "(" + ", ".join(_r(x) for x in v) + ("," if len(v) == 1 else "") + ")"
     return repr(v)
@@ -555,7 +639,7 @@ def _reshape(b, node, a):
         dims = ", ".join(f"{b.x(0)}.shape[{i}]" if v == 0 else str(v) for i, v in enumerate(shape))
         return f"{b.x(0)}.reshape({dims})"
     fn = b.helper("mx_reshape")
-    return f"{fn}({b.x(0)}, {_r(shape)}, reverse={a['reverse']})"
+    return f"{fn}({b.x(0)}, {_r(shape)}, reverse={bool(a['reverse'])})"
 
 
 @op("transpose", attrs={"axes": ()})

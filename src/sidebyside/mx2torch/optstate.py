@@ -276,6 +276,28 @@ _HYPER = ("lr", "wd", "rescale_grad", "clip_gradient", "momentum", "beta1", "bet
           "gamma1", "gamma2", "rho", "lamda1", "beta", "wd_lh", "centered", "aggregate_num")
 
 
+_MEMO_PUTS = ("PUT", "BINPUT", "LONG_BINPUT")
+
+
+def _check_memo(data: bytes, source: str) -> None:
+    """Refuse a memo index beyond the file's size before unpickling: the unpickler grows its
+    memo table to the index it is given (``LONG_BINPUT 779706738`` asks for 6 GB). A pickler
+    numbers memo entries from 0, one per object, so a real file's indices stay below its
+    length. Reads the opcodes only (``pickletools.genops``), runs nothing."""
+    import pickletools
+
+    try:
+        for op, arg, pos in pickletools.genops(data):
+            if op.name in _MEMO_PUTS and not 0 <= int(arg) < len(data):
+                raise OptStateError(f"{source}: memo index {arg} at byte {pos} is beyond the "
+                                    f"file's {len(data)} bytes: a damaged file?")
+    except OptStateError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - genops raises anything on a damaged file
+        raise OptStateError(f"{source}: not a readable Trainer states pickle (truncated or "
+                            f"corrupt?): {type(exc).__name__}: {exc}") from exc
+
+
 def load_trainer_states(path) -> TrainerStates:
     """Read a ``Trainer.save_states`` file without MXNet and without running code from it.
 
@@ -293,6 +315,7 @@ def load_trainer_states(path) -> TrainerStates:
     if data[:1] not in (b"\x80", b"(", b"c", b"}", b"]"):
         raise OptStateError(f"{source}: not a pickle, so not a Trainer.save_states file "
                             f"(it starts with {data[:8].hex()})")
+    _check_memo(data, source)
     stream = io.BytesIO(data)
     try:
         obj = _Unpickler(stream, source).load()
@@ -323,15 +346,33 @@ def load_trainer_states(path) -> TrainerStates:
     counts = odict.get("_index_update_count") or {}
     if not counts:
         all_counts = odict.get("_all_index_update_counts") or {}
+        if not isinstance(all_counts, dict):
+            raise OptStateError(f"{source}: the optimizer's _all_index_update_counts is a "
+                                f"{type(all_counts).__name__}, not a dict")
         counts = next(iter(all_counts.values()), {}) if all_counts else {}
     name = opt.mx_name.rsplit(".", 1)[-1].lower()
     scheduler = odict.get("lr_scheduler")
     return TrainerStates(
         path=source, optimizer="sgd" if name == "ccsgd" else name, optimizer_class=opt.mx_name,
         hyperparameters={k: odict[k] for k in _HYPER if k in odict},
-        states=states, update_counts={int(k): int(v) for k, v in counts.items()},
-        num_update=int(odict.get("num_update", 0)), lr_scheduler=scheduler,
-        optimizer_dict=odict)
+        states=states, update_counts=_update_counts(counts, source),
+        num_update=_integer(odict.get("num_update", 0), source, "num_update"),
+        lr_scheduler=scheduler, optimizer_dict=odict)
+
+
+def _integer(value, source: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise OptStateError(f"{source}: the optimizer's {what} is {value!r}, not an integer")
+    return int(value)
+
+
+def _update_counts(counts, source: str) -> dict:
+    """The optimizer's updates per parameter index (Adam's step t): ints to ints."""
+    if not isinstance(counts, dict):
+        raise OptStateError(f"{source}: the optimizer's update counts are a "
+                            f"{type(counts).__name__}, not a dict")
+    return {_integer(k, source, "update-count key"): _integer(v, source, f"update count of {k!r}")
+            for k, v in counts.items()}
 
 
 # --------------------------------------------------------------------------------------------

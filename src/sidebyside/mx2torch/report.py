@@ -103,10 +103,12 @@ def float32_region(graph) -> dict[str, str]:
 
 
 def compare_nodes(translation, tapped_module, inputs: dict, reference: dict, *,
-                  rtol: float = 1e-4, atol: float = 1e-6, rtol_for: dict | None = None) -> Report:
+                  rtol: float = 1e-4, atol: float = 1e-6, rtol_for: dict | None = None,
+                  progress=None) -> Report:
     """Run ``tapped_module`` (:func:`~sidebyside.mx2torch.codegen.tapped`) on ``inputs`` (MXNet
     input name -> array) and compare every node with ``reference["node:<name>"]``.
-    ``rtol_for``: node name -> a bound of its own (the float32 region of a float64 check)."""
+    ``rtol_for``: node name -> a bound of its own (the float32 region of a float64 check).
+    ``progress(done, total)``: called as the nodes are compared."""
     import torch
 
     args = []
@@ -121,7 +123,9 @@ def compare_nodes(translation, tapped_module, inputs: dict, reference: dict, *,
     with torch.no_grad():
         _, taps = tapped_module(*args)
     rows = []
-    for name, op, _ in translation.nodes:
+    for k, (name, op, _) in enumerate(translation.nodes, 1):
+        if progress is not None:
+            progress(k, len(translation.nodes))
         if name not in taps:
             continue
         value = taps[name]
